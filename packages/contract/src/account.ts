@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { limits } from './limits.ts';
+
+// Spec §5: 'Invalid e-mail.'; a standard address pattern.
+export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+export const email = z.string().trim().toLowerCase().max(limits.emailField).regex(emailPattern);
+export const password = z.string().min(limits.passwordMin).max(limits.passwordMax);
+export const personName = z.string().trim().min(1).max(limits.nameField);
+
+export const teamMembership = z.object({ teamid: z.uuid(), name: z.string(), ready: z.boolean() });
+
+export const groupInfo = z.object({
+  dbgroupid: z.number(),
+  name: z.string(),
+  localizedName: z.string(),
+  has_all_permissions: z.boolean(),
+});
+
+export const postLoginBody = z.object({ email: z.string().max(limits.emailField), password: z.string().max(limits.passwordMax), rememberme: z.boolean().optional() });
+export const postLoginResponse = z.object({ logged_in: z.boolean() });
+
+export const getUserInfoResponse = z.object({
+  logged_in: z.boolean(),
+  id: z.number().optional(),
+  email: z.string().optional(),
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  currentTeam: z.uuid().nullable().optional(),
+  member_of: z.array(teamMembership).optional(),
+});
+export type UserInfo = z.infer<typeof getUserInfoResponse>;
+
+export const putUserInfoBody = z.object({ firstName: personName, lastName: personName });
+export const putCurrentTeamBody = z.object({ teamid: z.uuid() });
+
+export const postRegisterBody = z.object({
+  email,
+  firstName: personName,
+  lastName: personName,
+  password,
+  companyName: z.string().trim().max(limits.companyName).optional(),
+  timezone: z.string().max(64).optional(),
+  language: z.enum(['en', 'de']).optional(),
+  invitationToken: z.string().max(200).optional(),
+  invitationSelector: z.string().max(200).optional(),
+});
+
+export const postResetPasswordBody = z.object({ email: z.string().max(limits.emailField), language: z.enum(['en', 'de']).optional() });
+export const putResetPasswordBody = z.object({ token: z.string().min(1).max(200), selector: z.string().min(1).max(200), password });
+export const postVerifyBody = z.object({ token: z.string().min(1).max(200), selector: z.string().min(1).max(200) });
+export const acceptInviteBody = z.object({
+  email,
+  firstName: personName,
+  lastName: personName,
+  password,
+  timezone: z.string().max(64).optional(),
+});
+
+/** Session view of the user inside the current team (spec §3 "User (session)"). */
+export const getTeamSessionResponse = z.object({
+  id: z.number(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  fullName: z.string(),
+  initials: z.string(),
+  groups: z.array(groupInfo),
+  isPhotographer: z.boolean(),
+  isOperator: z.boolean(),
+  isOwner: z.boolean(),
+  team: teamMembership,
+});
+export type TeamSession = z.infer<typeof getTeamSessionResponse>;

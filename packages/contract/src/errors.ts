@@ -1,0 +1,32 @@
+// Stable error codes: every error answer is `{ error: code, message? }`.
+export const errorCodes = {
+  ValidationError: 400,
+  BadOrigin: 403,
+  NotLoggedIn: 401,
+  InvalidLogin: 401,
+  EmailNotVerified: 403,
+  MissingPermission: 403,
+  NotFound: 404,
+  UserAlreadyExists: 409,
+  Conflict: 409,
+  InvalidToken: 400,
+  TooManyRequests: 429,
+  SendMailFailed: 502,
+  PayloadTooLarge: 413,
+  InternalError: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly status: number = errorCodes[code],
+  ) {
+    super(message ?? code);
+  }
+}
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && value in errorCodes;

@@ -1,0 +1,40 @@
+// Business constants and limits of spec §9, used by server and web alike.
+export const limits = {
+  metadataAutosaveMs: 2000,
+  commandPollMs: 1000,
+  verifyRedirectMs: 9000,
+  projectName: 64,
+  ftpServerName: 64,
+  ftpServerField: 256,
+  metadataValue: 1024,
+  portMin: 1,
+  portMax: 65535,
+  passwordMin: 5,
+  configFileBytes: 100_000,
+  configFileExtensions: ['xmp', 'json'],
+  calendarMin: '2022-01-01',
+  calendarMax: '2030-01-01',
+  calendarDefaultStart: '2022-01-01',
+  calendarPageSize: 200,
+  flagBitMax: 16,
+  metadataCategories: 5,
+  drawerMin: 120,
+  drawerMax: 400,
+  drawerDefault: 200,
+  drawerBorder: 3,
+  confirmDialogWidth: 400,
+  // Not in the spec, chosen for a professional product.
+  nameField: 100,
+  emailField: 254,
+  passwordMax: 200,
+  companyName: 100,
+  folderName: 100,
+  accreditationNumber: 64,
+  rememberMeDays: 30,
+  verifyTokenHours: 48,
+  resetTokenHours: 1,
+  invitationTokenDays: 14,
+} as const;
+
+export const ftpProtocols = ['ftp', 'ftps', 'sftp'] as const;
+export type FtpProtocol = (typeof ftpProtocols)[number];

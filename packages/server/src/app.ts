@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { commandStateRoutes } from './commands/routes.ts';
+import type { AppContext } from './context.ts';
+import { registerErrorHandler } from './http/errors.ts';
+import { registerRequestGuards } from './http/security.ts';
+import { registerSession, teamScope } from './http/session.ts';
+import { accountRoutes } from './modules/account/routes.ts';
+import { jobRoutes } from './modules/jobs/routes.ts';
+import { settingsRoutes } from './modules/settings/routes.ts';
+import { teamRoutes } from './modules/teams/routes.ts';
+
+const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Team-scoped areas, each a plugin mounted under /api/:teamUuid. Later areas add themselves here. */
+const teamAreas = [teamRoutes, jobRoutes, commandStateRoutes];
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  registerErrorHandler(app);
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  registerRequestGuards(app, ctx.config.publicUrl);
+  registerSession(app, ctx.db);
+
+  await app.register(swagger, {
+    openapi: { info: { title: 'PhotoRelay API', version: '1.0.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(settingsRoutes(ctx), { prefix: '/api' });
+  await app.register(accountRoutes(ctx), { prefix: '/api' });
+  await app.register(
+    async (team) => {
+      team.addHook('onRequest', teamScope(ctx.db));
+      for (const area of teamAreas) await team.register(area(ctx));
+    },
+    { prefix: '/api/:teamUuid' },
+  );
+
+  await serveWebApp(app);
+  return app;
+}
+
+/** The built React app from the same origin; unknown non-API GETs get index.html (client routing). */
+async function serveWebApp(app: FastifyInstance) {
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) return;
+  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'));
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method === 'GET' && !request.url.startsWith('/api/')) {
+      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
+    }
+    return reply.status(404).send({ error: 'NotFound', message: `${request.method} ${request.url.split('?')[0]}` });
+  });
+}

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
+import { makeTeam } from '../../test/support/factories.ts';
+import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import { randomToken, sha256 } from '../crypto/tokens.ts';
+import * as q from './queries.ts';
+import { defineCommand } from './registry.ts';
+
+const runs = new Map<string, number>();
+defineCommand('test/echo', async (_ctx, run) => {
+  const { text } = run.payload as { text: string };
+  runs.set(text, (runs.get(text) ?? 0) + 1);
+  if (text === 'fail') throw new Error('Connection refused by test');
+  return { echoed: text };
+});
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.stop());
+
+async function store(teamId: number, userId: number, text: string) {
+  const token = randomToken(18);
+  const row = await q.insertCommand(server.running.ctx.db, { teamId, userId, kind: 'test/echo', tokenHash: sha256(token), payload: { text } });
+  server.running.ctx.wake.commands();
+  return { commandId: row.id, token };
+}
+
+async function poll(client: TestServer['client'] extends () => infer C ? C : never, teamUuid: string, id: number, token: string) {
+  for (let i = 0; i < 100; i++) {
+    const res = await client.get<{ state: string | null; detail: unknown }>(`/api/${teamUuid}/command/state/${id}/${token}`);
+    assert.equal(res.status, 200);
+    if (res.body.state !== null) return res.body;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('command did not finish');
+}
+
+test('a command runs once and its state is polled with its token', async () => {
+  const team = await makeTeam(server);
+  const text = `hello-${team.teamId}`;
+  const cmd = await store(team.teamId, team.owner.userId, text);
+  assert.deepEqual(await poll(team.owner.client, team.teamUuid, cmd.commandId, cmd.token), { state: 'ok', detail: { echoed: text } });
+
+  const failing = await store(team.teamId, team.owner.userId, 'fail');
+  assert.deepEqual(await poll(team.owner.client, team.teamUuid, failing.commandId, failing.token), {
+    state: 'error',
+    detail: 'Connection refused by test',
+  });
+
+  const wrongToken = await team.owner.client.get(`/api/${team.teamUuid}/command/state/${cmd.commandId}/nope`);
+  assert.equal(wrongToken.status, 404);
+  const other = await makeTeam(server);
+  const foreign = await other.owner.client.get(`/api/${other.teamUuid}/command/state/${cmd.commandId}/${cmd.token}`);
+  assert.equal(foreign.status, 404, "another team cannot read the command");
+  assert.equal((await team.owner.client.get(`/api/${team.teamUuid}/command/state/abc/${cmd.token}`)).status, 400);
+});
+
+test('a restart neither loses a pending command nor repeats a finished one', async () => {
+  const team = await makeTeam(server);
+  const db = server.running.ctx.db;
+  const done = await store(team.teamId, team.owner.userId, `done-${team.teamId}`);
+  await poll(team.owner.client, team.teamUuid, done.commandId, done.token);
+
+  // A command a crashed runner had leased: it is taken again once the lease has run out.
+  const crashed = await store(team.teamId, team.owner.userId, `crashed-${team.teamId}`);
+  await db
+    .updateTable('commands')
+    .set({ locked_until: sql`now() + interval '1 second'`, attempts: 1 })
+    .where('id', '=', crashed.commandId)
+    .where('state', 'is', null)
+    .execute();
+
+  await server.stop();
+  server = await startTestServer();
+  const client = (await import('../../test/support/factories.ts')).login(server, team.owner.email);
+  const result = await poll(await client, team.teamUuid, crashed.commandId, crashed.token);
+  assert.equal(result.state, 'ok');
+  assert.equal(runs.get(`done-${team.teamId}`), 1);
+  assert.ok((runs.get(`crashed-${team.teamId}`) ?? 0) >= 1);
+});

@@ -1,0 +1,40 @@
+import { commandStarted, commandStateParams, commandStateResponse } from '@photorelay/contract/commands';
+import { AppError } from '@photorelay/contract/errors';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { randomToken, sha256, tokenMatches } from '../crypto/tokens.ts';
+import * as q from './queries.ts';
+
+/** Stores a command for the runner and answers `{result, commandId, token}` (spec §7). */
+export async function startCommand(ctx: AppContext, request: FastifyRequest, kind: string, payload: unknown) {
+  const token = randomToken(18);
+  const row = await q.insertCommand(ctx.db, {
+    teamId: request.member.teamId,
+    userId: request.member.userId,
+    kind,
+    tokenHash: sha256(token),
+    payload,
+  });
+  ctx.wake.commands();
+  return { result: 'OK' as const, commandId: row.id, token };
+}
+
+export type CommandPayload<S extends z.ZodType> = z.infer<S>;
+export const commandResponse = { 200: commandStarted };
+
+/** GET team/command/state/{commandId}/{token}; polled every second by the browser. */
+export function commandStateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/command/state/:commandId/:token',
+      { schema: { params: commandStateParams, response: { 200: commandStateResponse } } },
+      async (request) => {
+        const row = await q.findCommand(ctx.db, request.member.teamId, request.params.commandId);
+        if (!row || !tokenMatches(request.params.token, row.token_hash)) throw new AppError('NotFound');
+        return { state: row.state, detail: row.detail ?? undefined };
+      },
+    );
+  };
+}

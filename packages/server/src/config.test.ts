@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+const base = { DATA_DIR: os.tmpdir(), SECRET_KEY: 'a'.repeat(64) };
+
+test('defaults match the README table', () => {
+  const c = loadConfig(base);
+  assert.equal(c.PORT, 8080);
+  assert.equal(c.SEED_DEMO, true);
+  assert.equal(c.DEBUG_ADMIN, false);
+  assert.equal(c.ALLOW_PRIVATE_NETWORKS, false);
+  assert.equal(c.DATABASE_URL, undefined);
+  assert.equal(c.publicUrl, 'http://localhost:8080');
+});
+
+test('a wrong value names the setting in one line', () => {
+  for (const [key, value] of [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['SEED_DEMO', 'yes'],
+    ['SMTP_URL', 'http://mail'],
+    ['SECRET_KEY', 'short'],
+    ['PUBLIC_URL', 'not a url'],
+  ]) {
+    assert.throws(
+      () => loadConfig({ ...base, [key]: value }),
+      (error: unknown) => error instanceof ConfigError && error.message.split('\n').length === 1 && error.message.includes(key),
+      `${key}=${value}`,
+    );
+  }
+});
+
+test('a secret key is generated once into DATA_DIR', () => {
+  const dir = `${os.tmpdir()}/pr-config-${process.pid}`;
+  const first = loadConfig({ DATA_DIR: dir }).secretKey;
+  const second = loadConfig({ DATA_DIR: dir }).secretKey;
+  assert.equal(first.length, 32);
+  assert.deepEqual(first, second);
+});

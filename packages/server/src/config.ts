@@ -1,0 +1,73 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalUrl = z.url().optional();
+
+// Every setting in one schema: README.md lists them with their defaults.
+const schema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+    .optional(),
+  PUBLIC_URL: optionalUrl,
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().default('PhotoRelay <noreply@photorelay.local>'),
+  SECRET_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+    .optional(),
+  SEED_DEMO: flag.default(true),
+  DEBUG_ADMIN: flag.default(false),
+  ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OPERATOR_NAME: z.string().default('PhotoRelay GmbH'),
+  OPERATOR_ADDRESS: z.string().default('Musterstraße 1, 10115 Berlin, Deutschland'),
+  OPERATOR_EMAIL: z.string().default('info@photorelay.local'),
+  PUBLIC_FTP_HOST: z.string().optional(),
+});
+
+export type Config = z.infer<typeof schema> & { publicUrl: string; publicFtpHost: string; secretKey: Buffer };
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a wrong value throws one line per setting that names it. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `Invalid setting ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(lines.join('\n'));
+  }
+  const c = parsed.data;
+  const dataDir = path.resolve(c.DATA_DIR);
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
+  return {
+    ...c,
+    DATA_DIR: dataDir,
+    publicUrl,
+    publicFtpHost: c.PUBLIC_FTP_HOST ?? new URL(publicUrl).hostname,
+    secretKey: c.SECRET_KEY ? Buffer.from(c.SECRET_KEY, 'hex') : readOrCreateSecret(dataDir),
+  };
+}
+
+function readOrCreateSecret(dataDir: string): Buffer {
+  const file = path.join(dataDir, 'secret.key');
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(file, crypto.randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  }
+  const hex = fs.readFileSync(file, 'utf8').trim();
+  if (!/^[0-9a-f]{64}$/i.test(hex)) throw new ConfigError(`Invalid setting SECRET_KEY: ${file} is corrupt`);
+  return Buffer.from(hex, 'hex');
+}

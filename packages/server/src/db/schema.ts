@@ -1,0 +1,122 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, never, never>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  email_verified: Generated<boolean>;
+  registration_completed: Generated<boolean>;
+  language: Generated<string>;
+  timezone: Generated<string>;
+  current_team_id: number | null;
+  created_at: CreatedAt;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: number;
+  persistent: boolean;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
+export type TokenKind = 'verify' | 'reset' | 'invite';
+export interface TokensTable {
+  id: Generated<number>;
+  kind: TokenKind;
+  selector: string;
+  token_hash: string;
+  email: string;
+  user_id: number | null;
+  team_id: number | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface TeamsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  name: string;
+  ready: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export type GroupName = 'Owner' | 'Operator' | 'Photographer';
+export interface GroupsTable {
+  id: Generated<number>;
+  team_id: number;
+  name: GroupName;
+  has_all_permissions: boolean;
+}
+
+export interface TeamMembersTable {
+  team_id: number;
+  user_id: number;
+  group_id: number;
+  accreditation_number: string | null;
+  created_at: CreatedAt;
+}
+
+export type FolderType = 'projects' | 'ftpservers' | 'calendars' | 'settings' | 'folders';
+export interface FoldersTable {
+  id: Generated<number>;
+  team_id: number;
+  parent_id: number | null;
+  type: FolderType;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface CalendarsTable {
+  id: Generated<number>;
+  team_id: number;
+  folder_id: number;
+  name: string;
+  refname: string;
+  type: Generated<string>;
+  url: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ConfigFilesTable {
+  id: Generated<number>;
+  team_id: number;
+  name: string;
+  content: Buffer;
+  size: number;
+  updated_at: Timestamp;
+}
+
+export interface CommandsTable {
+  id: Generated<number>;
+  team_id: number;
+  user_id: number;
+  kind: string;
+  token_hash: string;
+  payload: unknown;
+  state: 'ok' | 'error' | null;
+  detail: unknown;
+  attempts: Generated<number>;
+  locked_until: Timestamp | null;
+  created_at: CreatedAt;
+  finished_at: Timestamp | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  tokens: TokensTable;
+  teams: TeamsTable;
+  groups: GroupsTable;
+  team_members: TeamMembersTable;
+  folders: FoldersTable;
+  calendars: CalendarsTable;
+  config_files: ConfigFilesTable;
+  commands: CommandsTable;
+}

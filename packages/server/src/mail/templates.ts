@@ -1,0 +1,55 @@
+export type Language = 'en' | 'de';
+
+export const asLanguage = (value: string | null | undefined): Language => (value === 'de' ? 'de' : 'en');
+
+// Account mails in the user's language. `link` is always an absolute URL built from PUBLIC_URL.
+const texts = {
+  verify: {
+    en: (link: string) => ({
+      subject: 'PhotoRelay: please verify your e-mail address',
+      text: `Welcome to PhotoRelay!\n\nPlease confirm your e-mail address by opening this link within 48 hours:\n\n${link}\n\nIf you did not sign up, you can ignore this mail.\n`,
+    }),
+    de: (link: string) => ({
+      subject: 'PhotoRelay: Bitte bestätigen Sie Ihre E-Mail-Adresse',
+      text: `Willkommen bei PhotoRelay!\n\nBitte bestätigen Sie Ihre E-Mail-Adresse innerhalb von 48 Stunden über diesen Link:\n\n${link}\n\nWenn Sie sich nicht registriert haben, können Sie diese E-Mail ignorieren.\n`,
+    }),
+  },
+  reset: {
+    en: (link: string) => ({
+      subject: 'PhotoRelay: reset your password',
+      text: `Someone asked to reset the password of your PhotoRelay account.\n\nOpen this link within one hour to choose a new password:\n\n${link}\n\nIf it was not you, ignore this mail; your password stays as it is.\n`,
+    }),
+    de: (link: string) => ({
+      subject: 'PhotoRelay: Passwort zurücksetzen',
+      text: `Für Ihr PhotoRelay-Konto wurde das Zurücksetzen des Passworts angefordert.\n\nÖffnen Sie diesen Link innerhalb einer Stunde, um ein neues Passwort zu wählen:\n\n${link}\n\nWenn Sie das nicht waren, ignorieren Sie diese E-Mail; Ihr Passwort bleibt unverändert.\n`,
+    }),
+  },
+  invite: {
+    en: (link: string, team: string) => ({
+      subject: `PhotoRelay: you are invited to join ${team}`,
+      text: `You have been invited to join the team "${team}" on PhotoRelay.\n\nOpen this link within 14 days to create your account:\n\n${link}\n`,
+    }),
+    de: (link: string, team: string) => ({
+      subject: `PhotoRelay: Einladung in das Team ${team}`,
+      text: `Sie wurden in das Team „${team}“ auf PhotoRelay eingeladen.\n\nÖffnen Sie diesen Link innerhalb von 14 Tagen, um Ihr Konto anzulegen:\n\n${link}\n`,
+    }),
+  },
+  addedToTeam: {
+    en: (link: string, team: string) => ({
+      subject: `PhotoRelay: you were added to ${team}`,
+      text: `You were added to the team "${team}" on PhotoRelay.\n\nSign in to start: ${link}\n`,
+    }),
+    de: (link: string, team: string) => ({
+      subject: `PhotoRelay: Sie wurden dem Team ${team} hinzugefügt`,
+      text: `Sie wurden dem Team „${team}“ auf PhotoRelay hinzugefügt.\n\nMelden Sie sich an: ${link}\n`,
+    }),
+  },
+} as const;
+
+export function accountMail(kind: 'verify' | 'reset', language: Language, link: string) {
+  return texts[kind][language](link);
+}
+
+export function teamMail(kind: 'invite' | 'addedToTeam', language: Language, link: string, team: string) {
+  return texts[kind][language](link, team);
+}

@@ -1,0 +1,44 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.ts';
+import { type Role, startPhotoRelay } from './runtime.ts';
+import { seedDemo } from './modules/teams/seed-demo.ts';
+
+const roles: Role[] = ['all', 'web', 'ingest', 'worker'];
+
+async function main() {
+  const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
+  const role = values.role as Role;
+  if (!roles.includes(role)) throw new ConfigError(`Invalid option --role: expected one of ${roles.join(', ')}`);
+  const config = loadConfig();
+  const running = await startPhotoRelay(config, { role });
+  const { log } = running.ctx;
+
+  const demo = role === 'all' && config.SEED_DEMO ? await seedDemo(running.ctx.db, config.DATA_DIR) : null;
+  if (running.app) {
+    log.info(`PhotoRelay is running: open ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)`);
+    console.log(`\n  PhotoRelay:  ${config.publicUrl}`);
+    if (demo) console.log(`  Log in as:   ${demo.email}\n  Password:    ${demo.password}\n`);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    await running.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

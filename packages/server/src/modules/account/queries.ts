@@ -1,0 +1,145 @@
+import type { Db } from '../../db/kysely.ts';
+import type { TokenKind } from '../../db/schema.ts';
+
+export const findUserByEmail = (db: Db, email: string) =>
+  db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+
+export const findUserById = (db: Db, id: number) =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function insertUser(
+  db: Db,
+  user: { email: string; passwordHash: string; firstName: string; lastName: string; language: string; timezone: string; verified: boolean },
+): Promise<number> {
+  const row = await db
+    .insertInto('users')
+    .values({
+      email: user.email,
+      password_hash: user.passwordHash,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      language: user.language,
+      timezone: user.timezone,
+      email_verified: user.verified,
+      current_team_id: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function completeUser(
+  db: Db,
+  userId: number,
+  user: { passwordHash: string; firstName: string; lastName: string; language: string; timezone: string; verified: boolean },
+) {
+  await db
+    .updateTable('users')
+    .set({
+      password_hash: user.passwordHash,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      language: user.language,
+      timezone: user.timezone,
+      email_verified: user.verified,
+    })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export const deleteUser = (db: Db, userId: number) => db.deleteFrom('users').where('id', '=', userId).execute();
+
+export const updateUserNames = (db: Db, userId: number, firstName: string, lastName: string) =>
+  db.updateTable('users').set({ first_name: firstName, last_name: lastName }).where('id', '=', userId).execute();
+
+export const setEmailVerified = (db: Db, userId: number) =>
+  db.updateTable('users').set({ email_verified: true }).where('id', '=', userId).execute();
+
+export const markRegistrationCompleted = (db: Db, userId: number) =>
+  db
+    .updateTable('users')
+    .set({ registration_completed: true })
+    .where('id', '=', userId)
+    .where('registration_completed', '=', false)
+    .execute();
+
+export const setPasswordHash = (db: Db, userId: number, passwordHash: string) =>
+  db.updateTable('users').set({ password_hash: passwordHash, email_verified: true }).where('id', '=', userId).execute();
+
+export const setCurrentTeam = (db: Db, userId: number, teamId: number) =>
+  db.updateTable('users').set({ current_team_id: teamId }).where('id', '=', userId).execute();
+
+export const insertSession = (db: Db, s: { idHash: string; userId: number; persistent: boolean; expiresAt: Date }) =>
+  db
+    .insertInto('sessions')
+    .values({ id_hash: s.idHash, user_id: s.userId, persistent: s.persistent, expires_at: s.expiresAt })
+    .execute();
+
+export const findSessionUser = (db: Db, idHash: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id_hash',
+      'sessions.persistent',
+      'sessions.expires_at',
+      'users.id',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+      'users.language',
+      'users.current_team_id',
+    ])
+    .where('sessions.id_hash', '=', idHash)
+    .where('sessions.expires_at', '>', new Date())
+    .executeTakeFirst();
+
+export const extendSession = (db: Db, idHash: string, expiresAt: Date) =>
+  db.updateTable('sessions').set({ expires_at: expiresAt }).where('id_hash', '=', idHash).execute();
+
+export const deleteSession = (db: Db, idHash: string) => db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+
+export const deleteUserSessions = (db: Db, userId: number) =>
+  db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+
+export const insertToken = (
+  db: Db,
+  t: { kind: TokenKind; selector: string; tokenHash: string; email: string; userId: number | null; teamId: number | null; expiresAt: Date },
+) =>
+  db
+    .insertInto('tokens')
+    .values({
+      kind: t.kind,
+      selector: t.selector,
+      token_hash: t.tokenHash,
+      email: t.email,
+      user_id: t.userId,
+      team_id: t.teamId,
+      expires_at: t.expiresAt,
+    })
+    .execute();
+
+/** An unused, unexpired token; locked so two requests cannot both use it. */
+export const findUsableTokenForUpdate = (db: Db, kind: TokenKind, selector: string) =>
+  db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where('selector', '=', selector)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', new Date())
+    .forUpdate()
+    .executeTakeFirst();
+
+export const markTokenUsed = (db: Db, id: number) =>
+  db.updateTable('tokens').set({ used_at: new Date() }).where('id', '=', id).execute();
+
+export const listMemberships = (db: Db, userId: number) =>
+  db
+    .selectFrom('team_members')
+    .innerJoin('teams', 'teams.id', 'team_members.team_id')
+    .select(['teams.id', 'teams.uuid', 'teams.name', 'teams.ready'])
+    .where('team_members.user_id', '=', userId)
+    .orderBy('team_members.created_at')
+    .orderBy('teams.id')
+    .execute();

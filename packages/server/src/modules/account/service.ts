@@ -1,0 +1,257 @@
+import { limits } from '@photorelay/contract/limits';
+import { AppError } from '@photorelay/contract/errors';
+import type { AppContext } from '../../context.ts';
+import { hashPassword, passwordMatches, randomToken, sha256, tokenMatches } from '../../crypto/tokens.ts';
+import type { Db } from '../../db/kysely.ts';
+import type { TokenKind } from '../../db/schema.ts';
+import { accountMail, asLanguage, type Language } from '../../mail/templates.ts';
+import * as teams from '../teams/service.ts';
+import * as q from './queries.ts';
+
+const HOUR = 3600_000;
+const tokenLifetime: Record<TokenKind, number> = {
+  verify: limits.verifyTokenHours * HOUR,
+  reset: limits.resetTokenHours * HOUR,
+  invite: limits.invitationTokenDays * 24 * HOUR,
+};
+const persistentSession = limits.rememberMeDays * 24 * HOUR;
+// A browser-session cookie still gets a server-side end; it slides while the user is active.
+const browserSession = 12 * HOUR;
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  language: Language;
+  currentTeamId: number | null;
+  sessionHash: string;
+}
+
+// ---- tokens (verify, reset, invite): selector finds the row, the token is stored hashed ----
+
+export async function issueToken(db: Db, t: { kind: TokenKind; email: string; userId: number | null; teamId: number | null }) {
+  const selector = randomToken(12);
+  const token = randomToken(32);
+  await q.insertToken(db, {
+    ...t,
+    selector,
+    tokenHash: sha256(token),
+    expiresAt: new Date(Date.now() + tokenLifetime[t.kind]),
+  });
+  return { selector, token };
+}
+
+/** Uses a token once; wrong, reused and expired tokens all answer InvalidToken. */
+async function consumeToken(db: Db, kind: TokenKind, selector: string, token: string) {
+  const row = await q.findUsableTokenForUpdate(db, kind, selector);
+  if (!row || !tokenMatches(token, row.token_hash)) throw new AppError('InvalidToken');
+  await q.markTokenUsed(db, row.id);
+  return row;
+}
+
+// ---- sessions ----
+
+export async function createSession(db: Db, userId: number, persistent: boolean) {
+  const id = randomToken(32);
+  const maxAgeMs = persistent ? persistentSession : browserSession;
+  await q.insertSession(db, { idHash: sha256(id), userId, persistent, expiresAt: new Date(Date.now() + maxAgeMs) });
+  return { id, persistent, maxAgeSeconds: persistent ? maxAgeMs / 1000 : undefined };
+}
+
+export async function sessionUser(db: Db, sessionId: string): Promise<SessionUser | null> {
+  const row = await q.findSessionUser(db, sha256(sessionId));
+  if (!row) return null;
+  const lifetime = row.persistent ? persistentSession : browserSession;
+  if (row.expires_at.getTime() - Date.now() < lifetime / 2) {
+    await q.extendSession(db, row.id_hash, new Date(Date.now() + lifetime));
+  }
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    language: asLanguage(row.language),
+    currentTeamId: row.current_team_id,
+    sessionHash: row.id_hash,
+  };
+}
+
+export const logout = (db: Db, user: SessionUser) => q.deleteSession(db, user.sessionHash);
+
+// ---- login ----
+
+export async function login(db: Db, input: { email: string; password: string; rememberme?: boolean }) {
+  const user = await q.findUserByEmail(db, input.email.trim().toLowerCase());
+  // Same answer for an unknown address and a wrong password: no account enumeration.
+  if (!user || !(await passwordMatches(user.password_hash, input.password))) throw new AppError('InvalidLogin');
+  if (!user.email_verified) throw new AppError('EmailNotVerified');
+  await q.markRegistrationCompleted(db, user.id);
+  await ensureCurrentTeam(db, user.id, user.current_team_id);
+  return createSession(db, user.id, input.rememberme === true);
+}
+
+/** The current team stays what the user chose while they are a member, else the first membership. */
+async function ensureCurrentTeam(db: Db, userId: number, currentTeamId: number | null) {
+  const memberships = await q.listMemberships(db, userId);
+  if (memberships.some((m) => m.id === currentTeamId)) return;
+  if (memberships[0]) await q.setCurrentTeam(db, userId, memberships[0].id);
+}
+
+// ---- user info ----
+
+export async function userInfo(db: Db, user: SessionUser | null) {
+  if (!user) return { logged_in: false };
+  const memberships = await q.listMemberships(db, user.id);
+  const current = memberships.find((m) => m.id === user.currentTeamId) ?? memberships[0];
+  return {
+    logged_in: true,
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    currentTeam: current?.uuid ?? null,
+    member_of: memberships.map((m) => ({ teamid: m.uuid, name: m.name, ready: m.ready })),
+  };
+}
+
+export const updateInfo = (db: Db, user: SessionUser, input: { firstName: string; lastName: string }) =>
+  q.updateUserNames(db, user.id, input.firstName, input.lastName);
+
+export async function setCurrentTeam(db: Db, user: SessionUser, teamUuid: string) {
+  const member = await teams.requireMember(db, teamUuid, user.id);
+  await q.setCurrentTeam(db, user.id, member.teamId);
+}
+
+// ---- registration and verification ----
+
+export interface RegisterInput {
+  email: string;
+  firstName: string;
+  lastName: string;
+  password: string;
+  companyName?: string;
+  timezone?: string;
+  language?: Language;
+  invitationToken?: string;
+}
+
+export async function register(ctx: AppContext, input: RegisterInput) {
+  if (input.invitationToken) return registerInvited(ctx, input, input.invitationToken);
+  const companyName = input.companyName?.trim();
+  if (!companyName) throw new AppError('ValidationError', 'companyName is required');
+  const language = asLanguage(input.language);
+  const passwordHash = await hashPassword(input.password);
+
+  const created = await ctx.db.transaction().execute(async (trx) => {
+    const existing = await q.findUserByEmail(trx, input.email);
+    // An invited address that never signed up has no password yet: the sign-up completes it.
+    if (existing && (existing.email_verified || existing.password_hash !== '')) throw new AppError('UserAlreadyExists');
+    const profile = { passwordHash, firstName: input.firstName, lastName: input.lastName, language, timezone: input.timezone ?? 'Europe/Berlin', verified: false };
+    const userId = existing ? existing.id : await q.insertUser(trx, { email: input.email, ...profile });
+    if (existing) await q.completeUser(trx, userId, profile);
+    const team = await teams.createTeamOwnedBy(trx, companyName, userId);
+    await q.setCurrentTeam(trx, userId, team.teamId);
+    const token = await issueToken(trx, { kind: 'verify', email: input.email, userId, teamId: null });
+    return { userId, teamId: team.teamId, token, wasInvited: Boolean(existing) };
+  });
+  ctx.wake.provisioning();
+
+  const link = `${ctx.config.publicUrl}/verify?token=${created.token.token}&selector=${created.token.selector}`;
+  try {
+    await ctx.mailer.send({ to: input.email, link, ...accountMail('verify', language, link) });
+  } catch (error) {
+    ctx.log.warn({ err: error, to: input.email }, 'verification mail failed');
+    // Without the mail the account could never be verified: take the sign-up back.
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('teams').where('id', '=', created.teamId).execute();
+      if (!created.wasInvited) await q.deleteUser(trx, created.userId);
+    });
+    throw new AppError('SendMailFailed');
+  }
+}
+
+/** Invitation links carry `selector.token`; the mailed link proves the address, so no verify mail. */
+async function registerInvited(ctx: AppContext, input: RegisterInput, invitation: string) {
+  const [selector, token] = invitation.split('.');
+  if (!selector || !token) throw new AppError('InvalidToken');
+  const passwordHash = await hashPassword(input.password);
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await consumeToken(trx, 'invite', selector, token);
+    const existing = await q.findUserByEmail(trx, row.email);
+    if (existing && (existing.email_verified || existing.password_hash !== '')) throw new AppError('UserAlreadyExists');
+    const profile = {
+      passwordHash,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      language: asLanguage(input.language),
+      timezone: input.timezone ?? 'Europe/Berlin',
+      verified: true,
+    };
+    const userId = existing ? existing.id : await q.insertUser(trx, { email: row.email, ...profile });
+    if (existing) await q.completeUser(trx, userId, profile);
+    if (row.team_id !== null) await q.setCurrentTeam(trx, userId, row.team_id);
+  });
+}
+
+export async function verify(db: Db, input: { token: string; selector: string }) {
+  await db.transaction().execute(async (trx) => {
+    const row = await consumeToken(trx, 'verify', input.selector, input.token);
+    if (row.user_id === null) throw new AppError('InvalidToken');
+    await q.setEmailVerified(trx, row.user_id);
+  });
+}
+
+// ---- password recovery ----
+
+/** Always succeeds from the caller's view, so nobody learns which addresses have accounts. */
+export async function requestPasswordReset(ctx: AppContext, input: { email: string; language?: Language }) {
+  const email = input.email.trim().toLowerCase();
+  const user = await q.findUserByEmail(ctx.db, email);
+  if (!user || user.password_hash === '') return;
+  const { selector, token } = await issueToken(ctx.db, { kind: 'reset', email, userId: user.id, teamId: null });
+  const link = `${ctx.config.publicUrl}/resetPassword?token=${token}&selector=${selector}`;
+  const language = input.language ?? asLanguage(user.language);
+  try {
+    await ctx.mailer.send({ to: email, link, ...accountMail('reset', language, link) });
+  } catch (error) {
+    ctx.log.warn({ err: error, to: email }, 'password reset mail failed');
+  }
+}
+
+/** Sets the new password, ends every other session of the user and logs in. */
+export async function resetPassword(db: Db, input: { token: string; selector: string; password: string }) {
+  const passwordHash = await hashPassword(input.password);
+  const userId = await db.transaction().execute(async (trx) => {
+    const row = await consumeToken(trx, 'reset', input.selector, input.token);
+    if (row.user_id === null) throw new AppError('InvalidToken');
+    await q.setPasswordHash(trx, row.user_id, passwordHash);
+    await q.deleteUserSessions(trx, row.user_id);
+    return row.user_id;
+  });
+  const user = await q.findUserById(db, userId);
+  await ensureCurrentTeam(db, userId, user?.current_team_id ?? null);
+  return createSession(db, userId, false);
+}
+
+// ---- debug: force-accept a pending invitation (DEBUG_ADMIN=1 only) ----
+
+export async function acceptInvite(
+  db: Db,
+  input: { email: string; firstName: string; lastName: string; password: string; timezone?: string },
+) {
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction().execute(async (trx) => {
+    const user = await q.findUserByEmail(trx, input.email);
+    if (!user) throw new AppError('NotFound');
+    if (user.email_verified) throw new AppError('UserAlreadyExists');
+    await q.completeUser(trx, user.id, {
+      passwordHash,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      language: user.language,
+      timezone: input.timezone ?? user.timezone,
+      verified: true,
+    });
+  });
+}

@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/kysely.ts';
+import type { FolderType, GroupName } from '../../db/schema.ts';
+
+const groupDefinitions: Array<{ name: GroupName; hasAll: boolean }> = [
+  { name: 'Owner', hasAll: true },
+  { name: 'Operator', hasAll: true },
+  { name: 'Photographer', hasAll: false },
+];
+
+/** A team with its three groups; returns the ids of both. */
+export async function insertTeamWithGroups(db: Db, name: string) {
+  const team = await db.insertInto('teams').values({ name }).returning(['id', 'uuid']).executeTakeFirstOrThrow();
+  const groups = await db
+    .insertInto('groups')
+    .values(groupDefinitions.map((g) => ({ team_id: team.id, name: g.name, has_all_permissions: g.hasAll })))
+    .returning(['id', 'name'])
+    .execute();
+  const groupId = (name: GroupName) => groups.find((g) => g.name === name)?.id as number;
+  return { teamId: team.id, teamUuid: team.uuid, groupId };
+}
+
+export const findGroupByName = (db: Db, teamId: number, name: GroupName) =>
+  db.selectFrom('groups').selectAll().where('team_id', '=', teamId).where('name', '=', name).executeTakeFirstOrThrow();
+
+export const insertMember = (db: Db, teamId: number, userId: number, groupId: number) =>
+  db
+    .insertInto('team_members')
+    .values({ team_id: teamId, user_id: userId, group_id: groupId, accreditation_number: null })
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .execute();
+
+export const findTeamById = (db: Db, teamId: number) =>
+  db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
+
+/** The caller's membership in a team given by uuid, with the group that decides their rights. */
+export const findMembership = (db: Db, teamUuid: string, userId: number) =>
+  db
+    .selectFrom('team_members')
+    .innerJoin('teams', 'teams.id', 'team_members.team_id')
+    .innerJoin('groups', 'groups.id', 'team_members.group_id')
+    .select([
+      'teams.id as teamId',
+      'teams.uuid as teamUuid',
+      'teams.name as teamName',
+      'teams.ready as teamReady',
+      'team_members.user_id as userId',
+      'groups.id as groupId',
+      'groups.name as groupName',
+      'groups.has_all_permissions as hasAllPermissions',
+    ])
+    .where('teams.uuid', '=', teamUuid)
+    .where('team_members.user_id', '=', userId)
+    .executeTakeFirst();
+
+export const listMemberGroups = (db: Db, teamId: number, userId: number) =>
+  db
+    .selectFrom('team_members')
+    .innerJoin('groups', 'groups.id', 'team_members.group_id')
+    .select(['groups.id', 'groups.name', 'groups.has_all_permissions'])
+    .where('team_members.team_id', '=', teamId)
+    .where('team_members.user_id', '=', userId)
+    .execute();
+
+/** Claims one team still waiting for provisioning; SKIP LOCKED lets several workers share the work. */
+export const claimUnreadyTeam = (db: Db) =>
+  db
+    .selectFrom('teams')
+    .select(['id', 'name'])
+    .where('ready', '=', false)
+    .orderBy('id')
+    .limit(1)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+
+export async function insertRootFolders(db: Db, teamId: number) {
+  const roots: Array<{ type: FolderType; name: string }> = [
+    { type: 'projects', name: 'projects' },
+    { type: 'ftpservers', name: 'ftpservers' },
+    { type: 'calendars', name: 'calendars' },
+    { type: 'settings', name: 'settings' },
+  ];
+  return db
+    .insertInto('folders')
+    .values(roots.map((r) => ({ team_id: teamId, parent_id: null, type: r.type, name: r.name })))
+    .returning(['id', 'type'])
+    .execute();
+}
+
+export const hasRootFolders = async (db: Db, teamId: number) =>
+  (
+    await db
+      .selectFrom('folders')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('team_id', '=', teamId)
+      .where('parent_id', 'is', null)
+      .executeTakeFirstOrThrow()
+  ).n > 0;
+
+export const insertCalendar = (db: Db, c: { teamId: number; folderId: number; name: string; refname: string }) =>
+  db
+    .insertInto('calendars')
+    .values({ team_id: c.teamId, folder_id: c.folderId, name: c.name, refname: c.refname, type: 'default', url: null })
+    .onConflict((oc) => oc.columns(['team_id', 'refname']).doNothing())
+    .execute();
+
+export const insertConfigFileIfMissing = (db: Db, teamId: number, name: string, content: Buffer) =>
+  db
+    .insertInto('config_files')
+    .values({ team_id: teamId, name, content, size: content.length })
+    .onConflict((oc) => oc.columns(['team_id', 'name']).doNothing())
+    .execute();
+
+export const markTeamReady = (db: Db, teamId: number) =>
+  db.updateTable('teams').set({ ready: true }).where('id', '=', teamId).execute();

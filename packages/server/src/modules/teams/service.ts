@@ -1,0 +1,47 @@
+import { AppError } from '@photorelay/contract/errors';
+import type { Db } from '../../db/kysely.ts';
+import type { GroupName } from '../../db/schema.ts';
+import * as q from './queries.ts';
+
+export interface Member {
+  teamId: number;
+  teamUuid: string;
+  teamName: string;
+  teamReady: boolean;
+  userId: number;
+  groupId: number;
+  groupName: GroupName;
+  hasAllPermissions: boolean;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The caller's membership; a team they are not in (or that does not exist) is 404. */
+export async function requireMember(db: Db, teamUuid: string, userId: number): Promise<Member> {
+  if (!uuidPattern.test(teamUuid)) throw new AppError('NotFound');
+  const member = await q.findMembership(db, teamUuid.toLowerCase(), userId);
+  if (!member) throw new AppError('NotFound');
+  return member;
+}
+
+/** A new team owned by `userId`, waiting for provisioning (ready: false). */
+export async function createTeamOwnedBy(db: Db, name: string, userId: number) {
+  const team = await q.insertTeamWithGroups(db, name);
+  await q.insertMember(db, team.teamId, userId, team.groupId('Owner'));
+  return team;
+}
+
+export const localizedGroupName: Record<GroupName, string> = {
+  Owner: 'Team Owner',
+  Operator: 'Operator',
+  Photographer: 'Photographer',
+};
+
+export function presentGroup(g: { id: number; name: GroupName; has_all_permissions: boolean }) {
+  return { dbgroupid: g.id, name: g.name, localizedName: localizedGroupName[g.name], has_all_permissions: g.has_all_permissions };
+}
+
+export async function callerGroups(db: Db, member: Member) {
+  const groups = await q.listMemberGroups(db, member.teamId, member.userId);
+  return groups.map(presentGroup);
+}

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './app.ts';
+import { startCommandRunner } from './commands/runner.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { type Db, migrate, openDatabase } from './db/kysely.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { startProvisioning } from './modules/teams/provisioning.ts';
+
+export type Role = 'all' | 'web' | 'ingest' | 'worker';
+
+export interface Running {
+  ctx: AppContext;
+  app?: FastifyInstance;
+  url?: string;
+  stop(): Promise<void>;
+}
+
+/** Starts what a role runs: web = HTTP API + app; worker = background loops; all = both. */
+export async function startPhotoRelay(
+  config: Config,
+  options: { role?: Role; log?: Logger; db?: Db; mailer?: Mailer; listen?: boolean } = {},
+): Promise<Running> {
+  const role = options.role ?? 'all';
+  const log = options.log ?? pino({ level: config.LOG_LEVEL });
+  const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  if (!options.db) await migrate(db);
+  const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log });
+
+  const wake = { provisioning: () => {}, commands: () => {} };
+  const ctx: AppContext = { config, db, mailer, log, wake };
+  const stops: Array<() => Promise<void> | void> = [];
+
+  if (role === 'all' || role === 'worker') {
+    const provisioning = startProvisioning(db, log);
+    const commands = startCommandRunner(ctx);
+    wake.provisioning = provisioning.wake;
+    wake.commands = commands.wake;
+    stops.push(provisioning.stop, commands.stop);
+  }
+
+  let app: FastifyInstance | undefined;
+  let url: string | undefined;
+  if (role === 'all' || role === 'web') {
+    app = await buildApp(ctx);
+    if (options.listen !== false) {
+      await app.listen({ port: config.PORT, host: config.HOST });
+      const address = app.server.address();
+      url = typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : undefined;
+    } else {
+      await app.ready();
+    }
+    const started = app;
+    stops.unshift(() => started.close());
+  }
+
+  return {
+    ctx,
+    app,
+    url,
+    async stop() {
+      for (const stop of stops) await stop();
+      if (!options.db) await db.destroy();
+    },
+  };
+}

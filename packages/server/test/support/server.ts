@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import { type Running, startPhotoRelay } from '../../src/runtime.ts';
+import { TestClient } from './client.ts';
+import { sharedDb } from './database.ts';
+import { startMailCatcher } from './mail.ts';
+
+export interface TestServer {
+  url: string;
+  running: Running;
+  mail: Awaited<ReturnType<typeof startMailCatcher>>;
+  client(): TestClient;
+  stop(): Promise<void>;
+}
+
+/** The real server on a free loopback port, on the process's shared database, mailing to a real SMTP catcher. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const db = await sharedDb();
+  const mail = await startMailCatcher();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-test-'));
+  const config = loadConfig({
+    PORT: '1',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SMTP_URL: mail.url,
+    SEED_DEMO: '0',
+    AUTH_RATE_LIMIT: '1000',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  config.PORT = 0;
+  const running = await startPhotoRelay(config, { db, log: pino({ level: config.LOG_LEVEL }) });
+  const url = running.url as string;
+  // Links in mails use PUBLIC_URL; the real port is only known now.
+  config.publicUrl = url;
+  return {
+    url,
+    running,
+    mail,
+    client: () => new TestClient(url),
+    async stop() {
+      await running.stop();
+      await mail.close();
+    },
+  };
+}
