@@ -34,9 +34,20 @@ let failed = 0;
 function run(label, files, env = {}, concurrency = 2) {
   if (files.length === 0) return Promise.resolve();
   console.log(`\n=== ${label}: ${files.length} file(s) ===`);
-  const args = ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files];
+  const args = [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    `--test-concurrency=${concurrency}`,
+    ...files,
+  ];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let tail = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
@@ -65,7 +76,10 @@ for (const suite of suites) {
   } else if (suite === 'e2e') {
     const files = findFiles(path.join(root, 'e2e'), isE2e);
     if (files.length) {
-      const build = spawnSync('npm', ['run', 'build', '-w', '@photorelay/web'], { cwd: root, stdio: 'inherit' });
+      const build = spawnSync('npm', ['run', 'build', '-w', '@photorelay/web'], {
+        cwd: root,
+        stdio: 'inherit',
+      });
       if (build.status !== 0) {
         failed += 1;
         continue;

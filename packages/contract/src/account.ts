@@ -16,7 +16,11 @@ export const groupInfo = z.object({
   has_all_permissions: z.boolean(),
 });
 
-export const postLoginBody = z.object({ email: z.string().max(limits.emailField), password: z.string().max(limits.passwordMax), rememberme: z.boolean().optional() });
+export const postLoginBody = z.object({
+  email: z.string().max(limits.emailField),
+  password: z.string().max(limits.passwordMax),
+  rememberme: z.boolean().optional(),
+});
 export const postLoginResponse = z.object({ logged_in: z.boolean() });
 
 export const getUserInfoResponse = z.object({
@@ -45,9 +49,19 @@ export const postRegisterBody = z.object({
   invitationSelector: z.string().max(200).optional(),
 });
 
-export const postResetPasswordBody = z.object({ email: z.string().max(limits.emailField), language: z.enum(['en', 'de']).optional() });
-export const putResetPasswordBody = z.object({ token: z.string().min(1).max(200), selector: z.string().min(1).max(200), password });
-export const postVerifyBody = z.object({ token: z.string().min(1).max(200), selector: z.string().min(1).max(200) });
+export const postResetPasswordBody = z.object({
+  email: z.string().max(limits.emailField),
+  language: z.enum(['en', 'de']).optional(),
+});
+export const putResetPasswordBody = z.object({
+  token: z.string().min(1).max(200),
+  selector: z.string().min(1).max(200),
+  password,
+});
+export const postVerifyBody = z.object({
+  token: z.string().min(1).max(200),
+  selector: z.string().min(1).max(200),
+});
 export const acceptInviteBody = z.object({
   email,
   firstName: personName,

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 export const commandStarted = z.object({ result: z.literal('OK'), commandId: z.number(), token: z.string() });
-export const commandStateParams = z.object({ teamUuid: z.uuid(), commandId: z.coerce.number().int().positive(), token: z.string().max(100) });
+export const commandStateParams = z.object({
+  teamUuid: z.uuid(),
+  commandId: z.coerce.number().int().positive(),
+  token: z.string().max(100),
+});
 export const commandStateResponse = z.object({
   state: z.enum(['ok', 'error']).nullable(),
   detail: z.unknown().optional(),

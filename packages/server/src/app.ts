@@ -7,13 +7,21 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import { commandStateRoutes } from './commands/routes.ts';
 import type { AppContext } from './context.ts';
+import { enforceRouteAccess, recordTeamRoute } from './http/access.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerRequestGuards } from './http/security.ts';
 import { registerSession, teamScope } from './http/session.ts';
 import { accountRoutes } from './modules/account/routes.ts';
+import { configFileRoutes } from './modules/configfiles/routes.ts';
+import { folderRoutes } from './modules/folders/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
@@ -21,7 +29,7 @@ import { teamRoutes } from './modules/teams/routes.ts';
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /** Team-scoped areas, each a plugin mounted under /api/:teamUuid. Later areas add themselves here. */
-const teamAreas = [teamRoutes, jobRoutes, commandStateRoutes];
+const teamAreas = [teamRoutes, folderRoutes, configFileRoutes, jobRoutes, commandStateRoutes];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -49,6 +57,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(
     async (team) => {
       team.addHook('onRequest', teamScope(ctx.db));
+      team.addHook('onRoute', recordTeamRoute);
+      team.addHook('preValidation', enforceRouteAccess(ctx.db));
       for (const area of teamAreas) await team.register(area(ctx));
     },
     { prefix: '/api/:teamUuid' },
@@ -67,6 +77,8 @@ async function serveWebApp(app: FastifyInstance) {
     if (request.method === 'GET' && !request.url.startsWith('/api/')) {
       return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
     }
-    return reply.status(404).send({ error: 'NotFound', message: `${request.method} ${request.url.split('?')[0]}` });
+    return reply
+      .status(404)
+      .send({ error: 'NotFound', message: `${request.method} ${request.url.split('?')[0]}` });
   });
 }

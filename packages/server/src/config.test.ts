@@ -27,7 +27,8 @@ test('a wrong value names the setting in one line', () => {
   ]) {
     assert.throws(
       () => loadConfig({ ...base, [key]: value }),
-      (error: unknown) => error instanceof ConfigError && error.message.split('\n').length === 1 && error.message.includes(key),
+      (error: unknown) =>
+        error instanceof ConfigError && error.message.split('\n').length === 1 && error.message.includes(key),
       `${key}=${value}`,
     );
   }

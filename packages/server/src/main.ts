@@ -8,7 +8,8 @@ const roles: Role[] = ['all', 'web', 'ingest', 'worker'];
 async function main() {
   const { values } = parseArgs({ options: { role: { type: 'string', default: 'all' } } });
   const role = values.role as Role;
-  if (!roles.includes(role)) throw new ConfigError(`Invalid option --role: expected one of ${roles.join(', ')}`);
+  if (!roles.includes(role))
+    throw new ConfigError(`Invalid option --role: expected one of ${roles.join(', ')}`);
   const config = loadConfig();
   const running = await startPhotoRelay(config, { role });
   const { log } = running.ctx;

@@ -24,9 +24,12 @@ export async function startPhotoRelay(
 ): Promise<Running> {
   const role = options.role ?? 'all';
   const log = options.log ?? pino({ level: config.LOG_LEVEL });
-  const db = options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  const db =
+    options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   if (!options.db) await migrate(db);
-  const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log });
+  const mailer =
+    options.mailer ??
+    createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log });
 
   const wake = { provisioning: () => {}, commands: () => {} };
   const ctx: AppContext = { config, db, mailer, log, wake };

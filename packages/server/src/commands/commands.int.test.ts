@@ -23,14 +23,27 @@ after(() => server.stop());
 
 async function store(teamId: number, userId: number, text: string) {
   const token = randomToken(18);
-  const row = await q.insertCommand(server.running.ctx.db, { teamId, userId, kind: 'test/echo', tokenHash: sha256(token), payload: { text } });
+  const row = await q.insertCommand(server.running.ctx.db, {
+    teamId,
+    userId,
+    kind: 'test/echo',
+    tokenHash: sha256(token),
+    payload: { text },
+  });
   server.running.ctx.wake.commands();
   return { commandId: row.id, token };
 }
 
-async function poll(client: TestServer['client'] extends () => infer C ? C : never, teamUuid: string, id: number, token: string) {
+async function poll(
+  client: TestServer['client'] extends () => infer C ? C : never,
+  teamUuid: string,
+  id: number,
+  token: string,
+) {
   for (let i = 0; i < 100; i++) {
-    const res = await client.get<{ state: string | null; detail: unknown }>(`/api/${teamUuid}/command/state/${id}/${token}`);
+    const res = await client.get<{ state: string | null; detail: unknown }>(
+      `/api/${teamUuid}/command/state/${id}/${token}`,
+    );
     assert.equal(res.status, 200);
     if (res.body.state !== null) return res.body;
     await new Promise((r) => setTimeout(r, 50));
@@ -42,7 +55,10 @@ test('a command runs once and its state is polled with its token', async () => {
   const team = await makeTeam(server);
   const text = `hello-${team.teamId}`;
   const cmd = await store(team.teamId, team.owner.userId, text);
-  assert.deepEqual(await poll(team.owner.client, team.teamUuid, cmd.commandId, cmd.token), { state: 'ok', detail: { echoed: text } });
+  assert.deepEqual(await poll(team.owner.client, team.teamUuid, cmd.commandId, cmd.token), {
+    state: 'ok',
+    detail: { echoed: text },
+  });
 
   const failing = await store(team.teamId, team.owner.userId, 'fail');
   assert.deepEqual(await poll(team.owner.client, team.teamUuid, failing.commandId, failing.token), {
@@ -53,9 +69,14 @@ test('a command runs once and its state is polled with its token', async () => {
   const wrongToken = await team.owner.client.get(`/api/${team.teamUuid}/command/state/${cmd.commandId}/nope`);
   assert.equal(wrongToken.status, 404);
   const other = await makeTeam(server);
-  const foreign = await other.owner.client.get(`/api/${other.teamUuid}/command/state/${cmd.commandId}/${cmd.token}`);
-  assert.equal(foreign.status, 404, "another team cannot read the command");
-  assert.equal((await team.owner.client.get(`/api/${team.teamUuid}/command/state/abc/${cmd.token}`)).status, 400);
+  const foreign = await other.owner.client.get(
+    `/api/${other.teamUuid}/command/state/${cmd.commandId}/${cmd.token}`,
+  );
+  assert.equal(foreign.status, 404, 'another team cannot read the command');
+  assert.equal(
+    (await team.owner.client.get(`/api/${team.teamUuid}/command/state/abc/${cmd.token}`)).status,
+    400,
+  );
 });
 
 test('a restart neither loses a pending command nor repeats a finished one', async () => {

@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 
-export const insertCommand = (db: Db, c: { teamId: number; userId: number; kind: string; tokenHash: string; payload: unknown }) =>
+export const insertCommand = (
+  db: Db,
+  c: { teamId: number; userId: number; kind: string; tokenHash: string; payload: unknown },
+) =>
   db
     .insertInto('commands')
     .values({

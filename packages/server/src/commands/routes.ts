@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
+import { forMembers } from '../http/access.ts';
 import { randomToken, sha256, tokenMatches } from '../crypto/tokens.ts';
 import * as q from './queries.ts';
 
@@ -29,7 +30,7 @@ export function commandStateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/command/state/:commandId/:token',
-      { schema: { params: commandStateParams, response: { 200: commandStateResponse } } },
+      { config: forMembers, schema: { params: commandStateParams, response: { 200: commandStateResponse } } },
       async (request) => {
         const row = await q.findCommand(ctx.db, request.member.teamId, request.params.commandId);
         if (!row || !tokenMatches(request.params.token, row.token_hash)) throw new AppError('NotFound');

@@ -25,11 +25,21 @@ export function startCommandRunner(ctx: AppContext, concurrency = 2) {
       await q.finishCommand(ctx.db, cmd.id, 'error', 'The command was interrupted too often.');
     } else {
       try {
-        const detail = await handler(ctx, { id: cmd.id, teamId: cmd.team_id, userId: cmd.user_id, payload: cmd.payload });
+        const detail = await handler(ctx, {
+          id: cmd.id,
+          teamId: cmd.team_id,
+          userId: cmd.user_id,
+          payload: cmd.payload,
+        });
         await q.finishCommand(ctx.db, cmd.id, 'ok', detail);
       } catch (error) {
         if (!(error instanceof AppError)) ctx.log.warn({ err: error, command: cmd.kind }, 'command failed');
-        await q.finishCommand(ctx.db, cmd.id, 'error', error instanceof Error ? error.message : String(error));
+        await q.finishCommand(
+          ctx.db,
+          cmd.id,
+          'error',
+          error instanceof Error ? error.message : String(error),
+        );
       }
     }
     return true;

@@ -108,7 +108,64 @@ export interface CommandsTable {
   finished_at: Timestamp | null;
 }
 
+export type Permission = 'read' | 'write' | 'folder_admin';
+export interface FolderPermissionsTable {
+  id: Generated<number>;
+  team_id: number;
+  folder_id: number;
+  user_id: number | null;
+  group_id: number | null;
+  permissions: Permission[];
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  team_id: number;
+  folder_id: number;
+  name: string;
+  ingest_username: string;
+  ingest_password_enc: string;
+  fileincount: Generated<number>;
+  fileoutcount: Generated<number>;
+  bytesreceived: Generated<number>;
+  bytessent: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface FtpServersTable {
+  id: Generated<number>;
+  team_id: number;
+  folder_id: number;
+  name: string;
+  host: string;
+  port: number | null;
+  path: Generated<string>;
+  protocol: Generated<'ftp' | 'ftps' | 'sftp'>;
+  username: string;
+  password_enc: string;
+  max_connections: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface ProjectFtpServersTable {
+  project_id: number;
+  ftp_server_id: number;
+  path: string | null;
+  enabled: Generated<boolean>;
+}
+
+export interface ProjectDestinationProjectsTable {
+  project_id: number;
+  destination_project_id: number;
+  enabled: Generated<boolean>;
+}
+
 export interface Database {
+  folder_permissions: FolderPermissionsTable;
+  projects: ProjectsTable;
+  ftp_servers: FtpServersTable;
+  project_ftp_servers: ProjectFtpServersTable;
+  project_destination_projects: ProjectDestinationProjectsTable;
   users: UsersTable;
   sessions: SessionsTable;
   tokens: TokensTable;

@@ -16,7 +16,12 @@ export interface Mailer {
 }
 
 /** SMTP when SMTP_URL is set, else .eml files in DATA_DIR/outbox (and the link in the log). */
-export function createMailer(options: { smtpUrl?: string; from: string; dataDir: string; log: Logger }): Mailer {
+export function createMailer(options: {
+  smtpUrl?: string;
+  from: string;
+  dataDir: string;
+  log: Logger;
+}): Mailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
@@ -29,7 +34,12 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(m) {
-      const info = await transport.sendMail({ from: options.from, to: m.to, subject: m.subject, text: m.text });
+      const info = await transport.sendMail({
+        from: options.from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+      });
       await fs.mkdir(outbox, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`;
       await fs.writeFile(path.join(outbox, name), info.message as Buffer);

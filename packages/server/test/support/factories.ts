@@ -50,6 +50,60 @@ export async function makeMember(server: TestServer, team: { teamId: number }, g
 export async function login(server: TestServer, email: string, password = testPassword): Promise<TestClient> {
   const client = server.client();
   const res = await client.post('/api/user/login', { email, password });
-  if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`login of ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return client;
+}
+
+/** A root folder of the team by type (projects, ftpservers, calendars, settings). */
+export async function rootFolder(
+  server: TestServer,
+  team: { teamId: number },
+  type: 'projects' | 'ftpservers' | 'calendars' | 'settings',
+) {
+  return server.running.ctx.db
+    .selectFrom('folders')
+    .select(['id', 'name', 'type'])
+    .where('team_id', '=', team.teamId)
+    .where('parent_id', 'is', null)
+    .where('type', '=', type)
+    .executeTakeFirstOrThrow();
+}
+
+export async function makeFolder(
+  server: TestServer,
+  team: { teamId: number },
+  parentId: number,
+  name: string,
+) {
+  const parent = await server.running.ctx.db
+    .selectFrom('folders')
+    .select('type')
+    .where('id', '=', parentId)
+    .executeTakeFirstOrThrow();
+  const row = await server.running.ctx.db
+    .insertInto('folders')
+    .values({ team_id: team.teamId, parent_id: parentId, type: parent.type, name })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function grant(
+  server: TestServer,
+  team: { teamId: number },
+  folderId: number,
+  to: { userId: number } | { groupId: number },
+  permissions: Array<'read' | 'write' | 'folder_admin'>,
+) {
+  await server.running.ctx.db
+    .insertInto('folder_permissions')
+    .values({
+      team_id: team.teamId,
+      folder_id: folderId,
+      user_id: 'userId' in to ? to.userId : null,
+      group_id: 'groupId' in to ? to.groupId : null,
+      permissions,
+    })
+    .execute();
 }

@@ -3,11 +3,13 @@ export function simpleParser(raw: string): { subject: string; text: string } {
   const [head, ...rest] = raw.split(/\r?\n\r?\n/);
   const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
   const subjectRaw = /^subject: (.*)$/im.exec(unfolded)?.[1] ?? '';
-  const subject = subjectRaw.replace(/=\?utf-8\?([QB])\?(.*?)\?=/gi, (_m, enc: string, data: string) =>
-    enc.toUpperCase() === 'B'
-      ? Buffer.from(data, 'base64').toString('utf8')
-      : decodeQuotedPrintable(data.replace(/_/g, ' ')),
-  ).replace(/\?=\s+=\?/g, '');
+  const subject = subjectRaw
+    .replace(/=\?utf-8\?([QB])\?(.*?)\?=/gi, (_m, enc: string, data: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+    )
+    .replace(/\?=\s+=\?/g, '');
   let body = rest.join('\n\n');
   const encoding = /^content-transfer-encoding: (.*)$/im.exec(unfolded)?.[1]?.trim().toLowerCase();
   if (encoding === 'quoted-printable') body = decodeQuotedPrintable(body);

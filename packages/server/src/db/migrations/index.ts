@@ -2,10 +2,14 @@ import type { Migration } from 'kysely';
 import * as accounts from './0001-accounts.ts';
 import * as teams from './0002-teams.ts';
 import * as commands from './0003-commands.ts';
+import * as folderPermissions from './0004-folder-permissions.ts';
+import * as projectsFtpServers from './0005-projects-ftpservers.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-teams': teams,
   '0003-commands': commands,
+  '0004-folder-permissions': folderPermissions,
+  '0005-projects-ftpservers': projectsFtpServers,
 };

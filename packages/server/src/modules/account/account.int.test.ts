@@ -24,7 +24,11 @@ const signupBody = (email: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -59,28 +63,61 @@ describe('sign up, verify, log in', () => {
     assert.deepEqual([login.status, login.body], [200, { logged_in: true }]);
 
     const info = await waitUntil('team ready', async () => {
-      const res = await client.get<{ member_of: Array<{ teamid: string; name: string; ready: boolean }>; currentTeam: string }>('/api/user/info');
+      const res = await client.get<{
+        member_of: Array<{ teamid: string; name: string; ready: boolean }>;
+        currentTeam: string;
+      }>('/api/user/info');
       return res.body.member_of[0]?.ready ? res.body : undefined;
     });
     assert.equal(info.member_of[0].name, 'Bildagentur Nord');
     assert.equal(info.currentTeam, info.member_of[0].teamid);
 
-    const groups = await client.get<{ groups: Array<{ name: string; localizedName: string; has_all_permissions: boolean }> }>(
-      `/api/${info.currentTeam}/user/groups`,
+    const groups = await client.get<{
+      groups: Array<{ name: string; localizedName: string; has_all_permissions: boolean }>;
+    }>(`/api/${info.currentTeam}/user/groups`);
+    assert.deepEqual(
+      groups.body.groups.map((g) => [g.name, g.localizedName, g.has_all_permissions]),
+      [['Owner', 'Team Owner', true]],
     );
-    assert.deepEqual(groups.body.groups.map((g) => [g.name, g.localizedName, g.has_all_permissions]), [['Owner', 'Team Owner', true]]);
 
     const db = server.running.ctx.db;
-    const team = await db.selectFrom('teams').select('id').where('uuid', '=', info.currentTeam).executeTakeFirstOrThrow();
-    const roots = await db.selectFrom('folders').select('type').where('team_id', '=', team.id).where('parent_id', 'is', null).execute();
+    const team = await db
+      .selectFrom('teams')
+      .select('id')
+      .where('uuid', '=', info.currentTeam)
+      .executeTakeFirstOrThrow();
+    const roots = await db
+      .selectFrom('folders')
+      .select('type')
+      .where('team_id', '=', team.id)
+      .where('parent_id', 'is', null)
+      .execute();
     assert.deepEqual(roots.map((r) => r.type).sort(), ['calendars', 'ftpservers', 'projects', 'settings']);
-    const files = await db.selectFrom('config_files').select(['name', 'content']).where('team_id', '=', team.id).orderBy('name').execute();
-    assert.deepEqual(files.map((f) => f.name), ['news.json', 'sport.json']);
+    const files = await db
+      .selectFrom('config_files')
+      .select(['name', 'content'])
+      .where('team_id', '=', team.id)
+      .orderBy('name')
+      .execute();
+    assert.deepEqual(
+      files.map((f) => f.name),
+      ['news.json', 'sport.json'],
+    );
     const sport = JSON.parse(Buffer.from(files[1].content).toString('utf8'));
-    assert.ok(sport.subCategories.find((s: { id: string; showTeams: boolean }) => s.id === 'football' && s.showTeams));
-    const calendars = await db.selectFrom('calendars').select('refname').where('team_id', '=', team.id).execute();
+    assert.ok(
+      sport.subCategories.find((s: { id: string; showTeams: boolean }) => s.id === 'football' && s.showTeams),
+    );
+    const calendars = await db
+      .selectFrom('calendars')
+      .select('refname')
+      .where('team_id', '=', team.id)
+      .execute();
     assert.deepEqual(calendars, [{ refname: 'default' }]);
-    const user = await db.selectFrom('users').select('registration_completed').where('email', '=', email).executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom('users')
+      .select('registration_completed')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     assert.equal(user.registration_completed, true);
   });
 
@@ -96,7 +133,11 @@ describe('sign up, verify, log in', () => {
     const { email } = await makeUser(server);
     const res = await server.client().post('/api/user/register', signupBody(email));
     assert.deepEqual([res.status, res.body.error], [409, 'UserAlreadyExists']);
-    const teams = await server.running.ctx.db.selectFrom('teams').select('id').where('name', '=', `dup-${email}`).execute();
+    const teams = await server.running.ctx.db
+      .selectFrom('teams')
+      .select('id')
+      .where('name', '=', `dup-${email}`)
+      .execute();
     assert.equal(teams.length, 0);
   });
 
@@ -128,7 +169,11 @@ describe('tokens', () => {
     const client = server.client();
     const wrong = await client.post('/api/user/verify', { selector: issued.selector, token: 'x'.repeat(43) });
     assert.deepEqual([wrong.status, wrong.body.error], [400, 'InvalidToken']);
-    await db.updateTable('tokens').set({ expires_at: sql`now() - interval '1 minute'` }).where('selector', '=', issued.selector).execute();
+    await db
+      .updateTable('tokens')
+      .set({ expires_at: sql`now() - interval '1 minute'` })
+      .where('selector', '=', issued.selector)
+      .execute();
     const expired = await client.post('/api/user/verify', issued);
     assert.deepEqual([expired.status, expired.body.error], [400, 'InvalidToken']);
     const missing = await client.post('/api/user/verify', { selector: issued.selector });
@@ -151,7 +196,11 @@ describe('password recovery', () => {
     const mail = await server.mail.waitFor(team.owner.email, (m) => /reset/i.test(m.subject));
     const link = linkIn(mail);
     assert.equal(link.pathname, '/resetPassword');
-    const body = { token: link.searchParams.get('token'), selector: link.searchParams.get('selector'), password: 'brandnew' };
+    const body = {
+      token: link.searchParams.get('token'),
+      selector: link.searchParams.get('selector'),
+      password: 'brandnew',
+    };
 
     const short = await other.put('/api/user/resetPassword', { ...body, password: '1234' });
     assert.equal(short.status, 400);
@@ -162,9 +211,13 @@ describe('password recovery', () => {
     assert.equal((await team.owner.client.get('/api/user/info')).body.logged_in, false);
     assert.equal((await other.put('/api/user/resetPassword', body)).status, 400, 'single use');
 
-    const oldLogin = await server.client().post('/api/user/login', { email: team.owner.email, password: testPassword });
+    const oldLogin = await server
+      .client()
+      .post('/api/user/login', { email: team.owner.email, password: testPassword });
     assert.equal(oldLogin.status, 401);
-    const newLogin = await server.client().post('/api/user/login', { email: team.owner.email, password: 'brandnew' });
+    const newLogin = await server
+      .client()
+      .post('/api/user/login', { email: team.owner.email, password: 'brandnew' });
     assert.equal(newLogin.status, 200);
   });
 });
@@ -186,7 +239,8 @@ describe('sessions and profile', () => {
       headers: { 'content-type': 'application/json', origin: server.url },
       body: JSON.stringify({ email, password: testPassword, rememberme: true }),
     });
-    const rememberedCookie = remembered.headers.getSetCookie().find((c) => c.startsWith(`${sessionCookie}=`)) ?? '';
+    const rememberedCookie =
+      remembered.headers.getSetCookie().find((c) => c.startsWith(`${sessionCookie}=`)) ?? '';
     assert.match(rememberedCookie, /Max-Age=2592000/);
   });
 
@@ -194,17 +248,37 @@ describe('sessions and profile', () => {
     const a = await makeTeam(server, 'A');
     const b = await makeTeam(server, 'B');
     const client = a.owner.client;
-    assert.deepEqual((await client.put('/api/user/info', { firstName: 'Jörg', lastName: 'Müller' })).body, { result: 'OK' });
+    assert.deepEqual((await client.put('/api/user/info', { firstName: 'Jörg', lastName: 'Müller' })).body, {
+      result: 'OK',
+    });
     assert.equal((await client.put('/api/user/info', { firstName: '', lastName: 'x' })).status, 400);
-    const info = await client.get<{ firstName: string; lastName: string; currentTeam: string }>('/api/user/info');
-    assert.deepEqual([info.body.firstName, info.body.lastName, info.body.currentTeam], ['Jörg', 'Müller', a.teamUuid]);
+    const info = await client.get<{ firstName: string; lastName: string; currentTeam: string }>(
+      '/api/user/info',
+    );
+    assert.deepEqual(
+      [info.body.firstName, info.body.lastName, info.body.currentTeam],
+      ['Jörg', 'Müller', a.teamUuid],
+    );
 
     // Not a member of B: switching there is refused.
     const refused = await client.put('/api/user/currentteam', { teamid: b.teamUuid });
     assert.deepEqual([refused.status, refused.body.error], [404, 'NotFound']);
     const db = server.running.ctx.db;
-    const photographerGroup = await db.selectFrom('groups').select('id').where('team_id', '=', b.teamId).where('name', '=', 'Photographer').executeTakeFirstOrThrow();
-    await db.insertInto('team_members').values({ team_id: b.teamId, user_id: a.owner.userId, group_id: photographerGroup.id, accreditation_number: null }).execute();
+    const photographerGroup = await db
+      .selectFrom('groups')
+      .select('id')
+      .where('team_id', '=', b.teamId)
+      .where('name', '=', 'Photographer')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('team_members')
+      .values({
+        team_id: b.teamId,
+        user_id: a.owner.userId,
+        group_id: photographerGroup.id,
+        accreditation_number: null,
+      })
+      .execute();
     assert.equal((await client.put('/api/user/currentteam', { teamid: b.teamUuid })).status, 200);
     const switched = await client.get<{ currentTeam: string; member_of: unknown[] }>('/api/user/info');
     assert.equal(switched.body.currentTeam, b.teamUuid);
@@ -265,21 +339,49 @@ describe('invitation sign-up', () => {
     const db = server.running.ctx.db;
     const email = uniqueEmail('invited');
     // What inviting does: a placeholder account in the Photographer group and a mailed token.
-    const userId = (await db.insertInto('users').values({ email, password_hash: '', first_name: '', last_name: '', current_team_id: null }).returning('id').executeTakeFirstOrThrow()).id;
-    const group = await db.selectFrom('groups').select('id').where('team_id', '=', team.teamId).where('name', '=', 'Photographer').executeTakeFirstOrThrow();
-    await db.insertInto('team_members').values({ team_id: team.teamId, user_id: userId, group_id: group.id, accreditation_number: null }).execute();
+    const userId = (
+      await db
+        .insertInto('users')
+        .values({ email, password_hash: '', first_name: '', last_name: '', current_team_id: null })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const group = await db
+      .selectFrom('groups')
+      .select('id')
+      .where('team_id', '=', team.teamId)
+      .where('name', '=', 'Photographer')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('team_members')
+      .values({ team_id: team.teamId, user_id: userId, group_id: group.id, accreditation_number: null })
+      .execute();
     const invite = await issueToken(db, { kind: 'invite', email, userId, teamId: team.teamId });
     const invitationToken = `${invite.selector}.${invite.token}`;
 
     const client = server.client();
-    const res = await client.post('/api/user/register', signupBody(email, { companyName: undefined, invitationToken }));
+    const res = await client.post(
+      '/api/user/register',
+      signupBody(email, { companyName: undefined, invitationToken }),
+    );
     assert.deepEqual([res.status, res.body], [200, { result: 'OK' }]);
-    assert.equal((await client.post('/api/user/register', signupBody(email, { companyName: undefined, invitationToken }))).status, 400);
+    assert.equal(
+      (
+        await client.post(
+          '/api/user/register',
+          signupBody(email, { companyName: undefined, invitationToken }),
+        )
+      ).status,
+      400,
+    );
     const login = await client.post('/api/user/login', { email, password: 'secret1' });
     assert.equal(login.status, 200);
     const info = await client.get<{ currentTeam: string; firstName: string }>('/api/user/info');
     assert.deepEqual([info.body.currentTeam, info.body.firstName], [team.teamUuid, 'Anna']);
     const groups = await client.get<{ groups: Array<{ name: string }> }>(`/api/${team.teamUuid}/user/groups`);
-    assert.deepEqual(groups.body.groups.map((g) => g.name), ['Photographer']);
+    assert.deepEqual(
+      groups.body.groups.map((g) => g.name),
+      ['Photographer'],
+    );
   });
 });

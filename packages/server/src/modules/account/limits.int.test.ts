@@ -20,13 +20,17 @@ test('repeated wrong passwords reach the rate limit (TooManyRequests)', async ()
     const { email } = await makeUser(server);
     const client = server.client();
     const answers: number[] = [];
-    for (let i = 0; i < 5; i++) answers.push((await client.post('/api/user/login', { email, password: 'wrong!' })).status);
+    for (let i = 0; i < 5; i++)
+      answers.push((await client.post('/api/user/login', { email, password: 'wrong!' })).status);
     assert.deepEqual(answers, [401, 401, 401, 429, 429]);
     const limited = await client.post('/api/user/login', { email, password: 'wrong!' });
     assert.equal(limited.body.error, 'TooManyRequests');
     // Another account from the same address is not locked out by it.
     const other = await makeUser(server);
-    assert.equal((await client.post('/api/user/login', { email: other.email, password: 'wrong!' })).status, 401);
+    assert.equal(
+      (await client.post('/api/user/login', { email: other.email, password: 'wrong!' })).status,
+      401,
+    );
   } finally {
     await server.stop();
   }
@@ -38,7 +42,11 @@ test('a mail that cannot be sent answers SendMailFailed and takes the sign-up ba
     const email = uniqueEmail('nomail');
     const res = await server.client().post('/api/user/register', signup(email));
     assert.deepEqual([res.status, res.body.error], [502, 'SendMailFailed']);
-    const user = await server.running.ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    const user = await server.running.ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirst();
     assert.equal(user, undefined);
   } finally {
     await server.stop();

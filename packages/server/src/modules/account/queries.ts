@@ -9,7 +9,15 @@ export const findUserById = (db: Db, id: number) =>
 
 export async function insertUser(
   db: Db,
-  user: { email: string; passwordHash: string; firstName: string; lastName: string; language: string; timezone: string; verified: boolean },
+  user: {
+    email: string;
+    passwordHash: string;
+    firstName: string;
+    lastName: string;
+    language: string;
+    timezone: string;
+    verified: boolean;
+  },
 ): Promise<number> {
   const row = await db
     .insertInto('users')
@@ -31,7 +39,14 @@ export async function insertUser(
 export async function completeUser(
   db: Db,
   userId: number,
-  user: { passwordHash: string; firstName: string; lastName: string; language: string; timezone: string; verified: boolean },
+  user: {
+    passwordHash: string;
+    firstName: string;
+    lastName: string;
+    language: string;
+    timezone: string;
+    verified: boolean;
+  },
 ) {
   await db
     .updateTable('users')
@@ -47,10 +62,15 @@ export async function completeUser(
     .execute();
 }
 
-export const deleteUser = (db: Db, userId: number) => db.deleteFrom('users').where('id', '=', userId).execute();
+export const deleteUser = (db: Db, userId: number) =>
+  db.deleteFrom('users').where('id', '=', userId).execute();
 
 export const updateUserNames = (db: Db, userId: number, firstName: string, lastName: string) =>
-  db.updateTable('users').set({ first_name: firstName, last_name: lastName }).where('id', '=', userId).execute();
+  db
+    .updateTable('users')
+    .set({ first_name: firstName, last_name: lastName })
+    .where('id', '=', userId)
+    .execute();
 
 export const setEmailVerified = (db: Db, userId: number) =>
   db.updateTable('users').set({ email_verified: true }).where('id', '=', userId).execute();
@@ -64,12 +84,19 @@ export const markRegistrationCompleted = (db: Db, userId: number) =>
     .execute();
 
 export const setPasswordHash = (db: Db, userId: number, passwordHash: string) =>
-  db.updateTable('users').set({ password_hash: passwordHash, email_verified: true }).where('id', '=', userId).execute();
+  db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, email_verified: true })
+    .where('id', '=', userId)
+    .execute();
 
 export const setCurrentTeam = (db: Db, userId: number, teamId: number) =>
   db.updateTable('users').set({ current_team_id: teamId }).where('id', '=', userId).execute();
 
-export const insertSession = (db: Db, s: { idHash: string; userId: number; persistent: boolean; expiresAt: Date }) =>
+export const insertSession = (
+  db: Db,
+  s: { idHash: string; userId: number; persistent: boolean; expiresAt: Date },
+) =>
   db
     .insertInto('sessions')
     .values({ id_hash: s.idHash, user_id: s.userId, persistent: s.persistent, expires_at: s.expiresAt })
@@ -97,14 +124,23 @@ export const findSessionUser = (db: Db, idHash: string) =>
 export const extendSession = (db: Db, idHash: string, expiresAt: Date) =>
   db.updateTable('sessions').set({ expires_at: expiresAt }).where('id_hash', '=', idHash).execute();
 
-export const deleteSession = (db: Db, idHash: string) => db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+export const deleteSession = (db: Db, idHash: string) =>
+  db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
 
 export const deleteUserSessions = (db: Db, userId: number) =>
   db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 
 export const insertToken = (
   db: Db,
-  t: { kind: TokenKind; selector: string; tokenHash: string; email: string; userId: number | null; teamId: number | null; expiresAt: Date },
+  t: {
+    kind: TokenKind;
+    selector: string;
+    tokenHash: string;
+    email: string;
+    userId: number | null;
+    teamId: number | null;
+    expiresAt: Date;
+  },
 ) =>
   db
     .insertInto('tokens')

@@ -13,7 +13,12 @@ const ok = { result: 'OK' as const };
 export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const secureCookie = ctx.config.publicUrl.startsWith('https:');
   const limited = (keyOf: (request: FastifyRequest) => string) => ({
-    rateLimit: { max: ctx.config.AUTH_RATE_LIMIT, timeWindow: '1 minute', keyGenerator: keyOf, hook: 'preHandler' as const },
+    rateLimit: {
+      max: ctx.config.AUTH_RATE_LIMIT,
+      timeWindow: '1 minute',
+      keyGenerator: keyOf,
+      hook: 'preHandler' as const,
+    },
   });
   const byIp = (request: FastifyRequest) => request.ip;
   // Login is limited per address and account, so one attacker cannot lock out a whole office.
@@ -23,7 +28,10 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/user/login',
-      { schema: { body: c.postLoginBody, response: { 200: c.postLoginResponse } }, config: limited(byIpAndEmail) },
+      {
+        schema: { body: c.postLoginBody, response: { 200: c.postLoginResponse } },
+        config: limited(byIpAndEmail),
+      },
       async (request, reply) => {
         const session = await account.login(ctx.db, request.body);
         setSessionCookie(reply, session, secureCookie);
@@ -41,15 +49,23 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       account.userInfo(ctx.db, request.user),
     );
 
-    app.put('/user/info', { schema: { body: c.putUserInfoBody, response: { 200: okResult } } }, async (request) => {
-      await account.updateInfo(ctx.db, requireUser(request), request.body);
-      return ok;
-    });
+    app.put(
+      '/user/info',
+      { schema: { body: c.putUserInfoBody, response: { 200: okResult } } },
+      async (request) => {
+        await account.updateInfo(ctx.db, requireUser(request), request.body);
+        return ok;
+      },
+    );
 
-    app.put('/user/currentteam', { schema: { body: c.putCurrentTeamBody, response: { 200: okResult } } }, async (request) => {
-      await account.setCurrentTeam(ctx.db, requireUser(request), request.body.teamid);
-      return ok;
-    });
+    app.put(
+      '/user/currentteam',
+      { schema: { body: c.putCurrentTeamBody, response: { 200: okResult } } },
+      async (request) => {
+        await account.setCurrentTeam(ctx.db, requireUser(request), request.body.teamid);
+        return ok;
+      },
+    );
 
     app.post(
       '/user/register',
@@ -60,10 +76,14 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.post('/user/verify', { schema: { body: c.postVerifyBody, response: { 200: okResult } } }, async (request) => {
-      await account.verify(ctx.db, request.body);
-      return ok;
-    });
+    app.post(
+      '/user/verify',
+      { schema: { body: c.postVerifyBody, response: { 200: okResult } } },
+      async (request) => {
+        await account.verify(ctx.db, request.body);
+        return ok;
+      },
+    );
 
     app.post(
       '/user/resetPassword',
@@ -76,7 +96,10 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.put(
       '/user/resetPassword',
-      { schema: { body: c.putResetPasswordBody, response: { 200: c.postLoginResponse } }, config: limited(byIp) },
+      {
+        schema: { body: c.putResetPasswordBody, response: { 200: c.postLoginResponse } },
+        config: limited(byIp),
+      },
       async (request, reply) => {
         const session = await account.resetPassword(ctx.db, request.body);
         setSessionCookie(reply, session, secureCookie);
@@ -84,10 +107,14 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.post('/admin/user/acceptInvite', { schema: { body: c.acceptInviteBody, response: { 200: okResult } } }, async (request) => {
-      if (!ctx.config.DEBUG_ADMIN) throw new AppError('NotFound');
-      await account.acceptInvite(ctx.db, request.body);
-      return ok;
-    });
+    app.post(
+      '/admin/user/acceptInvite',
+      { schema: { body: c.acceptInviteBody, response: { 200: okResult } } },
+      async (request) => {
+        if (!ctx.config.DEBUG_ADMIN) throw new AppError('NotFound');
+        await account.acceptInvite(ctx.db, request.body);
+        return ok;
+      },
+    );
   };
 }

@@ -30,7 +30,10 @@ export interface SessionUser {
 
 // ---- tokens (verify, reset, invite): selector finds the row, the token is stored hashed ----
 
-export async function issueToken(db: Db, t: { kind: TokenKind; email: string; userId: number | null; teamId: number | null }) {
+export async function issueToken(
+  db: Db,
+  t: { kind: TokenKind; email: string; userId: number | null; teamId: number | null },
+) {
   const selector = randomToken(12);
   const token = randomToken(32);
   await q.insertToken(db, {
@@ -55,7 +58,12 @@ async function consumeToken(db: Db, kind: TokenKind, selector: string, token: st
 export async function createSession(db: Db, userId: number, persistent: boolean) {
   const id = randomToken(32);
   const maxAgeMs = persistent ? persistentSession : browserSession;
-  await q.insertSession(db, { idHash: sha256(id), userId, persistent, expiresAt: new Date(Date.now() + maxAgeMs) });
+  await q.insertSession(db, {
+    idHash: sha256(id),
+    userId,
+    persistent,
+    expiresAt: new Date(Date.now() + maxAgeMs),
+  });
   return { id, persistent, maxAgeSeconds: persistent ? maxAgeMs / 1000 : undefined };
 }
 
@@ -84,7 +92,8 @@ export const logout = (db: Db, user: SessionUser) => q.deleteSession(db, user.se
 export async function login(db: Db, input: { email: string; password: string; rememberme?: boolean }) {
   const user = await q.findUserByEmail(db, input.email.trim().toLowerCase());
   // Same answer for an unknown address and a wrong password: no account enumeration.
-  if (!user || !(await passwordMatches(user.password_hash, input.password))) throw new AppError('InvalidLogin');
+  if (!user || !(await passwordMatches(user.password_hash, input.password)))
+    throw new AppError('InvalidLogin');
   if (!user.email_verified) throw new AppError('EmailNotVerified');
   await q.markRegistrationCompleted(db, user.id);
   await ensureCurrentTeam(db, user.id, user.current_team_id);
@@ -146,8 +155,16 @@ export async function register(ctx: AppContext, input: RegisterInput) {
   const created = await ctx.db.transaction().execute(async (trx) => {
     const existing = await q.findUserByEmail(trx, input.email);
     // An invited address that never signed up has no password yet: the sign-up completes it.
-    if (existing && (existing.email_verified || existing.password_hash !== '')) throw new AppError('UserAlreadyExists');
-    const profile = { passwordHash, firstName: input.firstName, lastName: input.lastName, language, timezone: input.timezone ?? 'Europe/Berlin', verified: false };
+    if (existing && (existing.email_verified || existing.password_hash !== ''))
+      throw new AppError('UserAlreadyExists');
+    const profile = {
+      passwordHash,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      language,
+      timezone: input.timezone ?? 'Europe/Berlin',
+      verified: false,
+    };
     const userId = existing ? existing.id : await q.insertUser(trx, { email: input.email, ...profile });
     if (existing) await q.completeUser(trx, userId, profile);
     const team = await teams.createTeamOwnedBy(trx, companyName, userId);
@@ -179,7 +196,8 @@ async function registerInvited(ctx: AppContext, input: RegisterInput, invitation
   await ctx.db.transaction().execute(async (trx) => {
     const row = await consumeToken(trx, 'invite', selector, token);
     const existing = await q.findUserByEmail(trx, row.email);
-    if (existing && (existing.email_verified || existing.password_hash !== '')) throw new AppError('UserAlreadyExists');
+    if (existing && (existing.email_verified || existing.password_hash !== ''))
+      throw new AppError('UserAlreadyExists');
     const profile = {
       passwordHash,
       firstName: input.firstName,
@@ -209,7 +227,12 @@ export async function requestPasswordReset(ctx: AppContext, input: { email: stri
   const email = input.email.trim().toLowerCase();
   const user = await q.findUserByEmail(ctx.db, email);
   if (!user || user.password_hash === '') return;
-  const { selector, token } = await issueToken(ctx.db, { kind: 'reset', email, userId: user.id, teamId: null });
+  const { selector, token } = await issueToken(ctx.db, {
+    kind: 'reset',
+    email,
+    userId: user.id,
+    teamId: null,
+  });
   const link = `${ctx.config.publicUrl}/resetPassword?token=${token}&selector=${selector}`;
   const language = input.language ?? asLanguage(user.language);
   try {

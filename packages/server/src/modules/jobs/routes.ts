@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { forMembers } from '../../http/access.ts';
 
 const summaryRow = z.object({
   projectid: z.number(),
@@ -15,7 +16,13 @@ export function jobRoutes(_ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/jobs/summary',
-      { schema: { body: z.object({}).passthrough().optional(), response: { 200: z.object({ summary: z.array(summaryRow) }) } } },
+      {
+        config: forMembers,
+        schema: {
+          body: z.object({}).passthrough().optional(),
+          response: { 200: z.object({ summary: z.array(summaryRow) }) },
+        },
+      },
       async () => ({ summary: [] }),
     );
   };

@@ -14,7 +14,13 @@ export async function provisionNextTeam(db: Db): Promise<boolean> {
     if (!(await q.hasRootFolders(trx, team.id))) {
       const roots = await q.insertRootFolders(trx, team.id);
       const calendars = roots.find((r) => r.type === 'calendars');
-      if (calendars) await q.insertCalendar(trx, { teamId: team.id, folderId: calendars.id, name: team.name, refname: 'default' });
+      if (calendars)
+        await q.insertCalendar(trx, {
+          teamId: team.id,
+          folderId: calendars.id,
+          name: team.name,
+          refname: 'default',
+        });
     }
     for (const file of defaultConfigFiles) {
       await q.insertConfigFileIfMissing(trx, team.id, file.name, Buffer.from(file.content, 'utf8'));

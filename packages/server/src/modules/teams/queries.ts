@@ -10,7 +10,11 @@ const groupDefinitions: Array<{ name: GroupName; hasAll: boolean }> = [
 
 /** A team with its three groups; returns the ids of both. */
 export async function insertTeamWithGroups(db: Db, name: string) {
-  const team = await db.insertInto('teams').values({ name }).returning(['id', 'uuid']).executeTakeFirstOrThrow();
+  const team = await db
+    .insertInto('teams')
+    .values({ name })
+    .returning(['id', 'uuid'])
+    .executeTakeFirstOrThrow();
   const groups = await db
     .insertInto('groups')
     .values(groupDefinitions.map((g) => ({ team_id: team.id, name: g.name, has_all_permissions: g.hasAll })))
@@ -21,7 +25,12 @@ export async function insertTeamWithGroups(db: Db, name: string) {
 }
 
 export const findGroupByName = (db: Db, teamId: number, name: GroupName) =>
-  db.selectFrom('groups').selectAll().where('team_id', '=', teamId).where('name', '=', name).executeTakeFirstOrThrow();
+  db
+    .selectFrom('groups')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
 
 export const insertMember = (db: Db, teamId: number, userId: number, groupId: number) =>
   db
@@ -98,10 +107,20 @@ export const hasRootFolders = async (db: Db, teamId: number) =>
       .executeTakeFirstOrThrow()
   ).n > 0;
 
-export const insertCalendar = (db: Db, c: { teamId: number; folderId: number; name: string; refname: string }) =>
+export const insertCalendar = (
+  db: Db,
+  c: { teamId: number; folderId: number; name: string; refname: string },
+) =>
   db
     .insertInto('calendars')
-    .values({ team_id: c.teamId, folder_id: c.folderId, name: c.name, refname: c.refname, type: 'default', url: null })
+    .values({
+      team_id: c.teamId,
+      folder_id: c.folderId,
+      name: c.name,
+      refname: c.refname,
+      type: 'default',
+      url: null,
+    })
     .onConflict((oc) => oc.columns(['team_id', 'refname']).doNothing())
     .execute();
 
@@ -114,3 +133,70 @@ export const insertConfigFileIfMissing = (db: Db, teamId: number, name: string, 
 
 export const markTeamReady = (db: Db, teamId: number) =>
   db.updateTable('teams').set({ ready: true }).where('id', '=', teamId).execute();
+
+export const findMember = (db: Db, teamId: number, userId: number) =>
+  db
+    .selectFrom('team_members')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+
+export const findGroup = (db: Db, teamId: number, groupId: number) =>
+  db
+    .selectFrom('groups')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('id', '=', groupId)
+    .executeTakeFirst();
+
+export const listTeamMembers = (db: Db, teamId: number) =>
+  db
+    .selectFrom('team_members')
+    .innerJoin('users', 'users.id', 'team_members.user_id')
+    .innerJoin('groups', 'groups.id', 'team_members.group_id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+      'users.email_verified',
+      'team_members.accreditation_number',
+      'groups.id as group_id',
+      'groups.name as group_name',
+      'groups.has_all_permissions',
+    ])
+    .where('team_members.team_id', '=', teamId)
+    .orderBy('users.email')
+    .execute();
+
+export const listGroups = (db: Db, teamId: number) =>
+  db.selectFrom('groups').selectAll().where('team_id', '=', teamId).orderBy('id').execute();
+
+export const findMemberWithGroup = (db: Db, teamId: number, userId: number) =>
+  db
+    .selectFrom('team_members')
+    .innerJoin('groups', 'groups.id', 'team_members.group_id')
+    .select(['team_members.user_id', 'groups.name as group_name'])
+    .where('team_members.team_id', '=', teamId)
+    .where('team_members.user_id', '=', userId)
+    .executeTakeFirst();
+
+export const setMemberGroup = (db: Db, teamId: number, userId: number, groupId: number) =>
+  db
+    .updateTable('team_members')
+    .set({ group_id: groupId })
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .execute();
+
+export const setAccreditationNumber = (db: Db, teamId: number, userId: number, value: string | null) =>
+  db
+    .updateTable('team_members')
+    .set({ accreditation_number: value })
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .execute();
+
+export const deleteMember = (db: Db, teamId: number, userId: number) =>
+  db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();

@@ -38,7 +38,12 @@ export const localizedGroupName: Record<GroupName, string> = {
 };
 
 export function presentGroup(g: { id: number; name: GroupName; has_all_permissions: boolean }) {
-  return { dbgroupid: g.id, name: g.name, localizedName: localizedGroupName[g.name], has_all_permissions: g.has_all_permissions };
+  return {
+    dbgroupid: g.id,
+    name: g.name,
+    localizedName: localizedGroupName[g.name],
+    has_all_permissions: g.has_all_permissions,
+  };
 }
 
 export async function callerGroups(db: Db, member: Member) {

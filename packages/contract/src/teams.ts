@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { email } from './account.ts';
+import { limits } from './limits.ts';
+
+export const groupSchema = z.object({
+  dbgroupid: z.number(),
+  name: z.string(),
+  localizedName: z.string(),
+  has_all_permissions: z.boolean(),
+});
+
+export const teamMember = z.object({
+  dbuserid: z.number(),
+  email: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  fullname: z.string(),
+  groups: z.array(groupSchema),
+  accreditation_number: z.string().nullable(),
+  email_verified: z.boolean(),
+  isOwner: z.boolean(),
+});
+
+export const getUsersResponse = z.object({ members: z.array(teamMember) });
+export const getGroupsResponse = z.object({ groups: z.array(groupSchema) });
+
+// Spec §5 invite dialog: top-level domain 2 to 12 characters.
+export const inviteEmailPattern = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,12}$/;
+export const postTeamUserBody = z.object({
+  email: z.string().trim().toLowerCase().max(limits.emailField).regex(inviteEmailPattern),
+  sendInvitationIfNeeded: z.boolean().optional(),
+  language: z.enum(['en', 'de']).optional(),
+});
+export const inviteResults = ['ALREADY_OK', 'ADDED_OK', 'INVITATION_PENDING'] as const;
+export const postTeamUserResponse = z.object({ result: z.enum(inviteResults) });
+export const deleteTeamUserBody = z.object({ email });
+export const postUserGroupsBody = z.object({ groups: z.array(z.number().int()).length(1) });
+export const postTeamUserDetailsBody = z.object({
+  accreditation_number: z.string().trim().max(limits.accreditationNumber).nullable(),
+});

@@ -1,0 +1,75 @@
+import { AppError } from '@photorelay/contract/errors';
+import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { Db } from '../db/kysely.ts';
+import { loadAccess, requirePermission, requireTeamAdmin } from '../modules/folders/permissions.ts';
+import { resolveNodeFolder, type NodeKind } from '../modules/folders/nodes.ts';
+
+/**
+ * Who a team route is for, declared on the route as `config` and enforced before validation by
+ * `enforceRouteAccess` (services check again with the same helpers):
+ * - member: every member of the team;
+ * - teamAdmin: Owner and Operator; others get MissingPermission;
+ * - folder: the folder permission `needs` on the node named by a path parameter or body field.
+ * The permission matrix test walks `teamRouteTable`, so every new route is covered.
+ */
+export type RouteAccess =
+  | { access: 'member' }
+  | { access: 'teamAdmin' }
+  | { access: 'folder'; needs: 'read' | 'write' | 'folder_admin'; node: NodeRef };
+export interface NodeRef {
+  kind: NodeKind;
+  param?: string;
+  body?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess['access'];
+    needs?: 'read' | 'write' | 'folder_admin';
+    node?: NodeRef;
+  }
+}
+
+export const forMembers = { access: 'member' } as const;
+export const forTeamAdmins = { access: 'teamAdmin' } as const;
+export const forNode = (needs: 'read' | 'write' | 'folder_admin', node: NodeRef) =>
+  ({ access: 'folder', needs, node }) as const;
+
+export interface TeamRouteInfo {
+  method: string;
+  url: string;
+  config: RouteAccess;
+}
+export const teamRouteTable: TeamRouteInfo[] = [];
+
+/** Refuses at start-up a team route that does not say who it is for, and records it. */
+export function recordTeamRoute(route: RouteOptions) {
+  const config = route.config as RouteAccess | undefined;
+  if (!config?.access) throw new Error(`team route ${String(route.method)} ${route.url} declares no access`);
+  for (const method of [route.method].flat()) {
+    if (method === 'HEAD') continue;
+    if (!teamRouteTable.some((r) => r.method === method && r.url === route.url)) {
+      teamRouteTable.push({ method, url: route.url, config });
+    }
+  }
+}
+
+export function enforceRouteAccess(db: Db) {
+  return async (request: FastifyRequest) => {
+    const config = request.routeOptions.config as RouteAccess;
+    if (config.access === 'teamAdmin') requireTeamAdmin(request.member);
+    if (config.access !== 'folder') return;
+    const source = config.node.param
+      ? (request.params as Record<string, unknown>)[config.node.param]
+      : (request.body as Record<string, unknown> | undefined)?.[config.node.body ?? ''];
+    const id = Number(source);
+    // A malformed id names nothing the member can see.
+    if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) {
+      if (config.node.body) return; // leave the body's own validation to answer
+      throw new AppError('NotFound');
+    }
+    const folderId = await resolveNodeFolder(db, request.member.teamId, config.node.kind, id);
+    if (folderId === undefined) throw new AppError('NotFound');
+    requirePermission(await loadAccess(db, request.member), folderId, config.needs);
+  };
+}

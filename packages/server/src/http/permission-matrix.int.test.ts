@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { TestClient } from '../../test/support/client.ts';
+import { grant, makeFolder, makeMember, makeTeam, rootFolder } from '../../test/support/factories.ts';
+import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import { type NodeRef, type TeamRouteInfo, teamRouteTable } from './access.ts';
+
+// Built from the server's own route table: a route added later is checked without editing this test.
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.stop());
+
+type Actor = { name: string; client: TestClient };
+
+test('every team route answers each role as its declared access says', async () => {
+  const db = server.running.ctx.db;
+  const team = await makeTeam(server, 'Matrix');
+  const other = await makeTeam(server, 'Other');
+  const projectsRoot = await rootFolder(server, team, 'projects');
+  const serversRoot = await rootFolder(server, team, 'ftpservers');
+  const calendarsRoot = await rootFolder(server, team, 'calendars');
+  const projectFolder = await makeFolder(server, team, projectsRoot.id, 'granted projects');
+  const serverFolder = await makeFolder(server, team, serversRoot.id, 'granted servers');
+  const project = await db
+    .insertInto('projects')
+    .values({ team_id: team.teamId, folder_id: projectFolder, name: 'matrix', ingest_username: `matrix-${team.teamId}`, ingest_password_enc: 'x' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const ftpServer = await db
+    .insertInto('ftp_servers')
+    .values({ team_id: team.teamId, folder_id: serverFolder, name: 'srv', host: 'example.com', port: null, username: 'u', password_enc: 'x' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const calendar = await db.selectFrom('calendars').select('id').where('team_id', '=', team.teamId).executeTakeFirstOrThrow();
+  const photographerGroup = await db.selectFrom('groups').select('id').where('team_id', '=', team.teamId).where('name', '=', 'Photographer').executeTakeFirstOrThrow();
+
+  const operator = await makeMember(server, team, 'Operator');
+  const none = await makeMember(server, team, 'Photographer');
+  const levels = { read: ['read'], write: ['read', 'write'], folder_admin: ['read', 'write', 'folder_admin'] } as const;
+  const photographers: Record<keyof typeof levels, Awaited<ReturnType<typeof makeMember>>> = {
+    read: await makeMember(server, team, 'Photographer'),
+    write: await makeMember(server, team, 'Photographer'),
+    folder_admin: await makeMember(server, team, 'Photographer'),
+  };
+  for (const [level, member] of Object.entries(photographers) as Array<[keyof typeof levels, typeof none]>) {
+    for (const folder of [projectFolder, serverFolder, calendarsRoot.id]) {
+      await grant(server, team, folder, { userId: member.userId }, [...levels[level]]);
+    }
+  }
+
+  const nodeIds: Record<NodeRef['kind'], number> = { folder: projectFolder, project: project.id, ftpserver: ftpServer.id, calendar: calendar.id };
+  const otherParams: Record<string, string> = {
+    teamUuid: team.teamUuid,
+    dbuserid: String(none.userId),
+    dbgroupid: String(photographerGroup.id),
+    name: 'sport.json',
+  };
+  const call = (actor: Actor, route: TeamRouteInfo) => {
+    const node = route.config.access === 'folder' ? route.config.node : undefined;
+    const path = route.url.replace(/:(\w+)/g, (_m, name: string) =>
+      node?.param === name ? String(nodeIds[node.kind]) : (otherParams[name] ?? '1'),
+    );
+    const body = node?.body ? { [node.body]: nodeIds[node.kind] } : {};
+    return actor.client.request(route.method, path, body);
+  };
+
+  assert.ok(teamRouteTable.length >= 15, `route table has ${teamRouteTable.length} routes`);
+  const loggedOut: Actor = { name: 'logged out', client: server.client() };
+  const stranger: Actor = { name: 'other team', client: other.owner.client };
+  const allowed = (status: number) => status !== 401 && status !== 403;
+
+  for (const route of teamRouteTable) {
+    const label = `${route.method} ${route.url}`;
+    assert.equal((await call(loggedOut, route)).status, 401, `${label}: logged out`);
+    const foreign = await call(stranger, route);
+    assert.deepEqual([foreign.status, foreign.body.error], [404, 'NotFound'], `${label}: other team`);
+
+    if (route.config.access === 'member') {
+      for (const actor of [none, photographers.read]) assert.ok(allowed((await call({ name: 'p', client: actor.client }, route)).status), `${label}: photographer`);
+    } else if (route.config.access === 'teamAdmin') {
+      for (const actor of [none, photographers.folder_admin]) {
+        const res = await call({ name: 'p', client: actor.client }, route);
+        assert.deepEqual([res.status, res.body.error], [403, 'MissingPermission'], `${label}: photographer`);
+      }
+    } else {
+      const needs = route.config.needs;
+      const res = await call({ name: 'none', client: none.client }, route);
+      assert.deepEqual([res.status, res.body.error], [404, 'NotFound'], `${label}: photographer without rights`);
+      for (const [level, member] of Object.entries(photographers) as Array<[keyof typeof levels, typeof none]>) {
+        const holds = (levels[level] as readonly string[]).includes(needs);
+        const answer = await call({ name: level, client: member.client }, route);
+        if (holds) assert.ok(allowed(answer.status), `${label}: photographer with ${level} got ${answer.status}`);
+        else assert.deepEqual([answer.status, answer.body.error], [403, 'MissingPermission'], `${label}: photographer with ${level}`);
+      }
+    }
+    for (const actor of [operator.client, team.owner.client]) {
+      const res = await call({ name: 'admin', client: actor }, route);
+      assert.ok(allowed(res.status), `${label}: owner/operator got ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  }
+});

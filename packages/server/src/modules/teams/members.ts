@@ -1,0 +1,144 @@
+import { AppError } from '@photorelay/contract/errors';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/kysely.ts';
+import { asLanguage, teamMail } from '../../mail/templates.ts';
+import * as accountQueries from '../account/queries.ts';
+import { issueToken } from '../account/service.ts';
+import * as folderQueries from '../folders/queries.ts';
+import { requireTeamAdmin } from '../folders/permissions.ts';
+import * as q from './queries.ts';
+import { type Member, presentGroup } from './service.ts';
+
+// User management of a team (spec §2 "User management page", §7 "Team users, groups").
+
+export async function listMembers(db: Db, member: Member) {
+  requireTeamAdmin(member);
+  const rows = await q.listTeamMembers(db, member.teamId);
+  return rows.map((r) => ({
+    dbuserid: r.id,
+    email: r.email,
+    firstname: r.first_name,
+    lastname: r.last_name,
+    fullname: `${r.first_name} ${r.last_name}`.trim(),
+    groups: [
+      presentGroup({ id: r.group_id, name: r.group_name, has_all_permissions: r.has_all_permissions }),
+    ],
+    accreditation_number: r.accreditation_number,
+    email_verified: r.email_verified,
+    isOwner: r.group_name === 'Owner',
+  }));
+}
+
+export async function listGroups(db: Db, member: Member) {
+  requireTeamAdmin(member);
+  return (await q.listGroups(db, member.teamId)).map(presentGroup);
+}
+
+type InviteResult = 'ALREADY_OK' | 'ADDED_OK' | 'INVITATION_PENDING';
+
+/**
+ * Adds a known user to the team (and tells them by mail), or invites an unknown address: a
+ * pending account in the Photographer group and a mailed sign-up link that expires in 14 days.
+ */
+export async function inviteUser(
+  ctx: AppContext,
+  member: Member,
+  input: { email: string; sendInvitationIfNeeded?: boolean; language?: 'en' | 'de' },
+): Promise<InviteResult> {
+  requireTeamAdmin(member);
+  return ctx.db.transaction().execute(async (trx) => {
+    const user = await accountQueries.findUserByEmail(trx, input.email);
+    if (user && (await q.findMember(trx, member.teamId, user.id))) return 'ALREADY_OK';
+    const photographers = await q.findGroupByName(trx, member.teamId, 'Photographer');
+
+    if (user && user.password_hash !== '') {
+      await q.insertMember(trx, member.teamId, user.id, photographers.id);
+      const link = `${ctx.config.publicUrl}/login`;
+      await sendOrFail(ctx, {
+        to: user.email,
+        link,
+        ...teamMail('addedToTeam', asLanguage(user.language), link, member.teamName),
+      });
+      return 'ADDED_OK';
+    }
+    if (!input.sendInvitationIfNeeded) throw new AppError('NotFound', 'No account with this e-mail address');
+
+    const userId =
+      user?.id ??
+      (await accountQueries.insertUser(trx, {
+        email: input.email,
+        passwordHash: '',
+        firstName: '',
+        lastName: '',
+        language: input.language ?? 'en',
+        timezone: 'Europe/Berlin',
+        verified: false,
+      }));
+    await q.insertMember(trx, member.teamId, userId, photographers.id);
+    const { selector, token } = await issueToken(trx, {
+      kind: 'invite',
+      email: input.email,
+      userId,
+      teamId: member.teamId,
+    });
+    const query = new URLSearchParams({
+      token: `${selector}.${token}`,
+      team: member.teamUuid,
+      email: input.email,
+    });
+    const link = `${ctx.config.publicUrl}/signup?${query}`;
+    await sendOrFail(ctx, {
+      to: input.email,
+      link,
+      ...teamMail('invite', asLanguage(input.language), link, member.teamName),
+    });
+    return 'INVITATION_PENDING';
+  });
+}
+
+async function sendOrFail(ctx: AppContext, mail: Parameters<AppContext['mailer']['send']>[0]) {
+  try {
+    await ctx.mailer.send(mail);
+  } catch (error) {
+    ctx.log.warn({ err: error, to: mail.to }, 'team mail failed');
+    throw new AppError('SendMailFailed');
+  }
+}
+
+async function requireOtherMember(db: Db, member: Member, userId: number) {
+  const target = await q.findMemberWithGroup(db, member.teamId, userId);
+  if (!target) throw new AppError('NotFound');
+  return target;
+}
+
+export async function removeUser(db: Db, member: Member, email: string) {
+  requireTeamAdmin(member);
+  const user = await accountQueries.findUserByEmail(db, email);
+  if (!user) throw new AppError('NotFound');
+  const target = await requireOtherMember(db, member, user.id);
+  if (target.group_name === 'Owner')
+    throw new AppError('ValidationError', 'The team owner cannot be removed');
+  await db.transaction().execute(async (trx) => {
+    await folderQueries.deleteUserPermissionsInTeam(trx, member.teamId, user.id);
+    await q.deleteMember(trx, member.teamId, user.id);
+  });
+}
+
+/** Every member is in exactly one group; the owner stays Owner and nobody else becomes one. */
+export async function setUserGroup(db: Db, member: Member, userId: number, groupId: number) {
+  requireTeamAdmin(member);
+  const target = await requireOtherMember(db, member, userId);
+  if (target.group_name === 'Owner')
+    throw new AppError('ValidationError', "The owner's group cannot be changed");
+  const group = await q.findGroup(db, member.teamId, groupId);
+  if (!group) throw new AppError('NotFound');
+  if (group.name === 'Owner')
+    throw new AppError('ValidationError', 'The Owner group cannot be given to anyone');
+  await q.setMemberGroup(db, member.teamId, userId, group.id);
+}
+
+export async function setAccreditationNumber(db: Db, member: Member, userId: number, value: string | null) {
+  requireTeamAdmin(member);
+  await requireOtherMember(db, member, userId);
+  await q.setAccreditationNumber(db, member.teamId, userId, value ? value : null);
+}
