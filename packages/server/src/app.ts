@@ -16,12 +16,14 @@ import {
 import { commandStateRoutes } from './commands/routes.ts';
 import type { AppContext } from './context.ts';
 import { enforceRouteAccess, recordTeamRoute } from './http/access.ts';
-import { registerErrorHandler } from './http/errors.ts';
+import { registerErrorHandler, registerNotFound } from './http/errors.ts';
 import { registerRequestGuards } from './http/security.ts';
 import { registerSession, teamScope } from './http/session.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { configFileRoutes } from './modules/configfiles/routes.ts';
 import { folderRoutes } from './modules/folders/routes.ts';
+import { ftpServerRoutes } from './modules/ftpservers/routes.ts';
+import { projectRoutes } from './modules/projects/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
@@ -29,7 +31,7 @@ import { teamRoutes } from './modules/teams/routes.ts';
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /** Team-scoped areas, each a plugin mounted under /api/:teamUuid. Later areas add themselves here. */
-const teamAreas = [teamRoutes, folderRoutes, configFileRoutes, jobRoutes, commandStateRoutes];
+const teamAreas = [teamRoutes, folderRoutes, configFileRoutes, projectRoutes, ftpServerRoutes, jobRoutes, commandStateRoutes];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -70,15 +72,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
 /** The built React app from the same origin; unknown non-API GETs get index.html (client routing). */
 async function serveWebApp(app: FastifyInstance) {
-  if (!fs.existsSync(path.join(webDist, 'index.html'))) return;
+  const index = path.join(webDist, 'index.html');
+  if (!fs.existsSync(index)) return registerNotFound(app, null);
   await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
-  const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'));
-  app.setNotFoundHandler((request, reply) => {
-    if (request.method === 'GET' && !request.url.startsWith('/api/')) {
-      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
-    }
-    return reply
-      .status(404)
-      .send({ error: 'NotFound', message: `${request.method} ${request.url.split('?')[0]}` });
-  });
+  registerNotFound(app, fs.readFileSync(index));
 }

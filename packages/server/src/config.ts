@@ -35,6 +35,22 @@ const schema = z.object({
   OPERATOR_ADDRESS: z.string().default('Musterstraße 1, 10115 Berlin, Deutschland'),
   OPERATOR_EMAIL: z.string().default('info@photorelay.local'),
   PUBLIC_FTP_HOST: z.string().optional(),
+  FTP_PORT: port.default(2121),
+  FTPS_CERT: z.string().optional(),
+  FTPS_KEY: z.string().optional(),
+  FTPS_IMPLICIT_PORT: port.optional(),
+  PASV_PORTS: z
+    .string()
+    .regex(/^\d+-\d+$/, 'must look like 30000-30100')
+    .default('30000-30100')
+    .transform((v) => v.split('-').map(Number) as [number, number])
+    .refine(([a, b]) => a >= 1 && b <= 65535 && a <= b, 'must be a range of ports'),
+  PASV_ADDRESS: z.string().optional(),
+  SFTP_PORT: port.default(2222),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
+  RETENTION_DAYS: z.coerce.number().min(1).default(30),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
 });
 
 export type Config = z.infer<typeof schema> & { publicUrl: string; publicFtpHost: string; secretKey: Buffer };

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './db/kysely.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { BlobStore } from './storage/blob-store.ts';
 
 /** What services get handed: no global container, each takes the parts it uses. */
 export interface AppContext {
@@ -9,6 +10,7 @@ export interface AppContext {
   db: Db;
   mailer: Mailer;
   log: Logger;
+  blobs: BlobStore;
   /** Nudges background loops (provisioning, commands) so fresh work starts at once. */
-  wake: { provisioning(): void; commands(): void };
+  wake: { provisioning(): void; commands(): void; pipeline(): void };
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.ts';
@@ -6,7 +7,10 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Db, migrate, openDatabase } from './db/kysely.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { startIngest } from './ingest/start.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
+import { createLocalBlobStore } from './storage/blob-store.ts';
+import { startPipelineWorker } from './transfer/worker.ts';
 
 export type Role = 'all' | 'web' | 'ingest' | 'worker';
 
@@ -14,6 +18,7 @@ export interface Running {
   ctx: AppContext;
   app?: FastifyInstance;
   url?: string;
+  ingest?: { ftpPort: number; sftpPort: number; implicitPort?: number; close(): Promise<void> };
   stop(): Promise<void>;
 }
 
@@ -31,8 +36,9 @@ export async function startPhotoRelay(
     options.mailer ??
     createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log });
 
-  const wake = { provisioning: () => {}, commands: () => {} };
-  const ctx: AppContext = { config, db, mailer, log, wake };
+  const blobs = createLocalBlobStore(path.join(config.DATA_DIR, 'files'));
+  const wake = { provisioning: () => {}, commands: () => {}, pipeline: () => {} };
+  const ctx: AppContext = { config, db, mailer, log, blobs, wake };
   const stops: Array<() => Promise<void> | void> = [];
 
   if (role === 'all' || role === 'worker') {
@@ -40,7 +46,20 @@ export async function startPhotoRelay(
     const commands = startCommandRunner(ctx);
     wake.provisioning = provisioning.wake;
     wake.commands = commands.wake;
-    stops.push(provisioning.stop, commands.stop);
+    const pipeline = startPipelineWorker(ctx, {
+      concurrency: config.WORKER_CONCURRENCY,
+      leaseSeconds: config.JOB_LEASE_SECONDS,
+      retentionDays: config.RETENTION_DAYS,
+    });
+    wake.pipeline = pipeline.wake;
+    stops.push(provisioning.stop, commands.stop, pipeline.stop);
+  }
+
+  let ingest: Running['ingest'];
+  if (role === 'all' || role === 'ingest') {
+    ingest = await startIngest(ctx);
+    const started = ingest;
+    stops.unshift(() => started.close());
   }
 
   let app: FastifyInstance | undefined;
@@ -62,6 +81,7 @@ export async function startPhotoRelay(
     ctx,
     app,
     url,
+    ingest,
     async stop() {
       for (const stop of stops) await stop();
       if (!options.db) await db.destroy();

@@ -160,7 +160,83 @@ export interface ProjectDestinationProjectsTable {
   enabled: Generated<boolean>;
 }
 
+export type UploadState = 'received' | 'processing' | 'processed';
+export interface UploadsTable {
+  id: Generated<number>;
+  team_id: number;
+  project_id: number;
+  path: string;
+  filename: string;
+  size: number;
+  sha256: string;
+  blob_key: string;
+  processed_blob_key: string | null;
+  processed_size: number | null;
+  processed_sha256: string | null;
+  state: Generated<UploadState>;
+  processing_detail: unknown;
+  locked_until: Timestamp | null;
+  protocol: string;
+  remote_address: string | null;
+  chain: number[];
+  source_upload_id: number | null;
+  duplicate_of: number | null;
+  received_at: Generated<Date>;
+}
+
+export type JobState = 'scheduled' | 'running' | 'failed' | 'succeeded' | 'duplicate';
+export interface JobsTable {
+  id: Generated<number>;
+  team_id: number;
+  upload_id: number;
+  project_id: number;
+  ftp_server_id: number | null;
+  dest_project_id: number | null;
+  ftpservername: string | null;
+  destprojectname: string | null;
+  state: Generated<JobState>;
+  scheduletime: Generated<Date>;
+  createtime: Generated<Date>;
+  trynumber: Generated<number>;
+  errortext: string | null;
+  uploadduration: number | null;
+  detail: unknown;
+  locked_until: Timestamp | null;
+  locked_by: string | null;
+  finished_at: Timestamp | null;
+}
+
+export interface IngestDirectoriesTable {
+  project_id: number;
+  path: string;
+  created_at: CreatedAt;
+}
+
+export interface IngestSessionsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  username: string | null;
+  protocol: string;
+  tls: boolean;
+  remote_address: string;
+  login_result: string | null;
+  entries: unknown;
+  started_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface FailureNoticesTable {
+  project_id: number;
+  destination: string;
+  sent_at: Timestamp;
+}
+
 export interface Database {
+  uploads: UploadsTable;
+  jobs: JobsTable;
+  ingest_directories: IngestDirectoriesTable;
+  ingest_sessions: IngestSessionsTable;
+  failure_notices: FailureNoticesTable;
   folder_permissions: FolderPermissionsTable;
   projects: ProjectsTable;
   ftp_servers: FtpServersTable;

@@ -24,8 +24,14 @@ export function registerErrorHandler(app: FastifyInstance) {
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ error: 'InternalError' });
   });
+}
 
+/** Unknown API paths answer 404 NotFound; other GETs get the web app, which routes on the client. */
+export function registerNotFound(app: FastifyInstance, indexHtml: Buffer | null) {
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ error: 'NotFound', message: `${request.method} ${request.url.split('?')[0]}` });
+    if (indexHtml && request.method === 'GET' && !request.url.startsWith('/api/')) {
+      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
+    }
+    return reply.status(404).send({ error: 'NotFound', message: `${request.method} ${request.url.split('?')[0]}` });
   });
 }

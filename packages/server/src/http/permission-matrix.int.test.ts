@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import type { TestClient } from '../../test/support/client.ts';
 import { grant, makeFolder, makeMember, makeTeam, rootFolder } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import { encryptSecret } from '../crypto/secrets.ts';
 import { type NodeRef, type TeamRouteInfo, teamRouteTable } from './access.ts';
 
 // Built from the server's own route table: a route added later is checked without editing this test.
@@ -23,17 +24,6 @@ test('every team route answers each role as its declared access says', async () 
   const calendarsRoot = await rootFolder(server, team, 'calendars');
   const projectFolder = await makeFolder(server, team, projectsRoot.id, 'granted projects');
   const serverFolder = await makeFolder(server, team, serversRoot.id, 'granted servers');
-  const project = await db
-    .insertInto('projects')
-    .values({ team_id: team.teamId, folder_id: projectFolder, name: 'matrix', ingest_username: `matrix-${team.teamId}`, ingest_password_enc: 'x' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const ftpServer = await db
-    .insertInto('ftp_servers')
-    .values({ team_id: team.teamId, folder_id: serverFolder, name: 'srv', host: 'example.com', port: null, username: 'u', password_enc: 'x' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const calendar = await db.selectFrom('calendars').select('id').where('team_id', '=', team.teamId).executeTakeFirstOrThrow();
   const photographerGroup = await db.selectFrom('groups').select('id').where('team_id', '=', team.teamId).where('name', '=', 'Photographer').executeTakeFirstOrThrow();
 
   const operator = await makeMember(server, team, 'Operator');
@@ -50,7 +40,29 @@ test('every team route answers each role as its declared access says', async () 
     }
   }
 
-  const nodeIds: Record<NodeRef['kind'], number> = { folder: projectFolder, project: project.id, ftpserver: ftpServer.id, calendar: calendar.id };
+  // Every route gets fresh items to act on, so a delete allowed earlier cannot change a later answer.
+  let fixture = 0;
+  const freshNodes = async (): Promise<Record<NodeRef['kind'], number>> => {
+    fixture++;
+    const secret = encryptSecret(server.running.ctx.config.secretKey, 'pw');
+    const project = await db
+      .insertInto('projects')
+      .values({ team_id: team.teamId, folder_id: projectFolder, name: `p${fixture}`, ingest_username: `matrix-${team.teamId}-${fixture}`, ingest_password_enc: secret })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const ftpServer = await db
+      .insertInto('ftp_servers')
+      .values({ team_id: team.teamId, folder_id: serverFolder, name: `s${fixture}`, host: 'example.com', port: null, username: 'u', password_enc: secret })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const calendar = await db
+      .insertInto('calendars')
+      .values({ team_id: team.teamId, folder_id: calendarsRoot.id, name: `c${fixture}`, refname: `matrix-${fixture}`, url: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { folder: projectFolder, project: project.id, ftpserver: ftpServer.id, calendar: calendar.id };
+  };
+  let nodeIds = await freshNodes();
   const otherParams: Record<string, string> = {
     teamUuid: team.teamUuid,
     dbuserid: String(none.userId),
@@ -73,6 +85,7 @@ test('every team route answers each role as its declared access says', async () 
 
   for (const route of teamRouteTable) {
     const label = `${route.method} ${route.url}`;
+    nodeIds = await freshNodes();
     assert.equal((await call(loggedOut, route)).status, 401, `${label}: logged out`);
     const foreign = await call(stranger, route);
     assert.deepEqual([foreign.status, foreign.body.error], [404, 'NotFound'], `${label}: other team`);
@@ -95,9 +108,13 @@ test('every team route answers each role as its declared access says', async () 
         else assert.deepEqual([answer.status, answer.body.error], [403, 'MissingPermission'], `${label}: photographer with ${level}`);
       }
     }
+  }
+  // Owner and Operator last: their calls may really delete the fixtures.
+  for (const route of teamRouteTable) {
+    nodeIds = await freshNodes();
     for (const actor of [operator.client, team.owner.client]) {
       const res = await call({ name: 'admin', client: actor }, route);
-      assert.ok(allowed(res.status), `${label}: owner/operator got ${res.status} ${JSON.stringify(res.body)}`);
+      assert.ok(allowed(res.status), `${route.method} ${route.url}: owner/operator got ${res.status} ${JSON.stringify(res.body)}`);
     }
   }
 });

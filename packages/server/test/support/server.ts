@@ -32,10 +32,14 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
   config.PORT = 0;
+  config.FTP_PORT = 0;
+  config.SFTP_PORT = 0;
   const running = await startPhotoRelay(config, { db, log: pino({ level: config.LOG_LEVEL }) });
   const url = running.url as string;
-  // Links in mails use PUBLIC_URL; the real port is only known now.
+  // Links in mails use PUBLIC_URL, the overview shows the ingest ports: the real ports are only known now.
   config.publicUrl = url;
+  config.FTP_PORT = running.ingest?.ftpPort ?? 0;
+  config.SFTP_PORT = running.ingest?.sftpPort ?? 0;
   return {
     url,
     running,

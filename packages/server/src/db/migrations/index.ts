@@ -4,6 +4,7 @@ import * as teams from './0002-teams.ts';
 import * as commands from './0003-commands.ts';
 import * as folderPermissions from './0004-folder-permissions.ts';
 import * as projectsFtpServers from './0005-projects-ftpservers.ts';
+import * as uploadsJobs from './0006-uploads-jobs.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-commands': commands,
   '0004-folder-permissions': folderPermissions,
   '0005-projects-ftpservers': projectsFtpServers,
+  '0006-uploads-jobs': uploadsJobs,
 };

@@ -1,29 +1,42 @@
-import { z } from 'zod';
+import { okResult } from '@photorelay/contract/common';
+import * as c from '@photorelay/contract/jobs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { forMembers } from '../../http/access.ts';
+import { forMembers, forNode } from '../../http/access.ts';
+import * as jobs from './service.ts';
 
-const summaryRow = z.object({
-  projectid: z.number(),
-  project: z.string(),
-  ftpserver: z.string(),
-  jobcount: z.number(),
-  failedjobcount: z.number(),
-});
+const id = z.coerce.number().int().positive().max(2_147_483_647);
 
-/** Dashboard summary (spec §7 Projects). Jobs arrive with the transfer pipeline; until then it is empty. */
-export function jobRoutes(_ctx: AppContext): FastifyPluginAsyncZod {
+/** Spec §7: POST team/jobs/summary and POST team/jobs/{pageSize}/{pageIndex}; plus retry now. */
+export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/jobs/summary',
+      { config: forMembers, schema: { body: z.object({}).passthrough().optional(), response: { 200: c.postSummaryResponse } } },
+      async (request) => ({ summary: await jobs.summary(ctx.db, request.member) }),
+    );
+
+    app.post(
+      '/jobs/:pageSize/:pageIndex',
       {
-        config: forMembers,
+        config: forNode('read', { kind: 'project', body: 'projectid' }),
         schema: {
-          body: z.object({}).passthrough().optional(),
-          response: { 200: z.object({ summary: z.array(summaryRow) }) },
+          params: z.object({ teamUuid: z.string(), pageSize: z.coerce.number().int().min(1).max(500), pageIndex: z.coerce.number().int().min(0).max(1_000_000) }),
+          body: c.postJobsBody,
+          response: { 200: c.postJobsResponse },
         },
       },
-      async () => ({ summary: [] }),
+      async (request) => jobs.listJobs(ctx.db, request.member, request.body.projectid, request.params.pageSize, request.params.pageIndex),
+    );
+
+    app.post(
+      '/job/:id/retry',
+      { config: forMembers, schema: { params: z.object({ teamUuid: z.string(), id }), response: { 200: okResult } } },
+      async (request) => {
+        await jobs.retryJob(ctx.db, request.member, request.params.id, ctx.wake.pipeline);
+        return { result: 'OK' as const };
+      },
     );
   };
 }

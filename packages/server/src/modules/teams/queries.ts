@@ -200,3 +200,23 @@ export const setAccreditationNumber = (db: Db, teamId: number, userId: number, v
 
 export const deleteMember = (db: Db, teamId: number, userId: number) =>
   db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
+
+/** A membership by ids, for work that runs outside a request (async commands). */
+export const findMembershipById = (db: Db, teamId: number, userId: number) =>
+  db
+    .selectFrom('team_members')
+    .innerJoin('teams', 'teams.id', 'team_members.team_id')
+    .innerJoin('groups', 'groups.id', 'team_members.group_id')
+    .select([
+      'teams.id as teamId',
+      'teams.uuid as teamUuid',
+      'teams.name as teamName',
+      'teams.ready as teamReady',
+      'team_members.user_id as userId',
+      'groups.id as groupId',
+      'groups.name as groupName',
+      'groups.has_all_permissions as hasAllPermissions',
+    ])
+    .where('teams.id', '=', teamId)
+    .where('team_members.user_id', '=', userId)
+    .executeTakeFirst();

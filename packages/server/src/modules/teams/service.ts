@@ -50,3 +50,10 @@ export async function callerGroups(db: Db, member: Member) {
   const groups = await q.listMemberGroups(db, member.teamId, member.userId);
   return groups.map(presentGroup);
 }
+
+/** The member who started an async command; a member removed meanwhile may no longer run it. */
+export async function memberForCommand(db: Db, run: { teamId: number; userId: number }): Promise<Member> {
+  const member = await q.findMembershipById(db, run.teamId, run.userId);
+  if (!member) throw new AppError('NotFound');
+  return member;
+}

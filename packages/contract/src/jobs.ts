@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+export const jobStates = ['scheduled', 'running', 'failed', 'succeeded', 'duplicate'] as const;
+export const job = z.object({
+  id: z.number(),
+  filename: z.string(),
+  filesize: z.number(),
+  ftpservername: z.string().nullable(),
+  destprojectname: z.string().nullable(),
+  state: z.string(),
+  scheduletime: z.string(),
+  createtime: z.string(),
+  trynumber: z.number(),
+  errortext: z.string().nullable(),
+  uploadduration: z.number().nullable(),
+  detail: z.unknown().optional(),
+  canRetry: z.boolean(),
+});
+export type Job = z.infer<typeof job>;
+export const postJobsBody = z.object({ projectid: z.number().int().positive() });
+export const postJobsResponse = z.object({ jobs: z.array(job), count: z.number() });
+export const summaryRow = z.object({
+  projectid: z.number(),
+  project: z.string(),
+  ftpserver: z.string(),
+  jobcount: z.number(),
+  failedjobcount: z.number(),
+});
+export const postSummaryResponse = z.object({ summary: z.array(summaryRow) });

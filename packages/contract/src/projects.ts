@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { limits } from './limits.ts';
+
+export const projectName = z.string().trim().min(1).max(limits.projectName);
+export const destinationPath = z.string().trim().max(limits.ftpServerField);
+
+export const projectFtpServer = z.object({
+  id: z.number(),
+  dbftpserverid: z.number(),
+  name: z.string(),
+  protocol: z.string(),
+  host: z.string(),
+  /** The path used: the project's override, else the server's default. */
+  path: z.string(),
+  defaultpath: z.string(),
+  overridepath: z.string().nullable(),
+  enabled: z.boolean(),
+});
+export const namedRef = z.object({ id: z.number(), name: z.string() });
+export const destinationProject = namedRef.extend({ enabled: z.boolean() });
+
+export const project = z.object({
+  projectid: z.number(),
+  id: z.number(),
+  name: z.string(),
+  parentFolderId: z.number(),
+  canWrite: z.boolean(),
+  fileincount: z.number(),
+  fileoutcount: z.number(),
+  bytesreceived: z.number(),
+  bytessent: z.number(),
+  ftpAccounts: z.array(z.object({ username: z.string(), password: z.string() })),
+  ingest: z.object({ host: z.string(), ftpPort: z.number(), ftpsImplicitPort: z.number().nullable(), sftpPort: z.number() }),
+  ftpServers: z.array(projectFtpServer),
+  otherFtpServers: z.array(namedRef),
+  destinationProjects: z.array(destinationProject),
+  otherProjects: z.array(namedRef),
+});
+export type Project = z.infer<typeof project>;
+
+export const getProjectResponse = z.object({ project });
+export const postProjectBody = z.object({ name: projectName, parentFolderId: z.number().int().positive() });
+export const postProjectResponse = z.object({ result: z.literal('OK'), projectId: z.number() });
+export const putProjectBody = z.object({ name: projectName }).passthrough();
+export const putProjectFtpServerBody = z
+  .object({ path: destinationPath.optional(), enabled: z.boolean().optional() })
+  .refine((b) => b.path !== undefined || b.enabled !== undefined, { message: 'path or enabled is required' });
+export const putDestinationProjectBody = z.object({ enabled: z.boolean() });
+
+export const hourlyStat = z.object({
+  hour: z.string(),
+  filesIn: z.number(),
+  bytesIn: z.number(),
+  filesOut: z.number(),
+  bytesOut: z.number(),
+});
+export const getProjectStatsResponse = z.object({ hours: z.array(hourlyStat) });
+
+export const connectionLogEntry = z.object({ at: z.string(), kind: z.string(), text: z.string() });
+export const connectionSession = z.object({
+  id: z.number(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  remoteAddress: z.string(),
+  protocol: z.string(),
+  tls: z.boolean(),
+  username: z.string().nullable(),
+  loginResult: z.string().nullable(),
+  entries: z.array(connectionLogEntry),
+});
+export const getConnectionLogResponse = z.object({ sessions: z.array(connectionSession) });

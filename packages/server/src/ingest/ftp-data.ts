@@ -1,0 +1,146 @@
+import net from 'node:net';
+import type { Logger } from 'pino';
+import { normalizeAddress } from '../net/remote-address.ts';
+import type { IngestFileSystem } from './ftp-filesystem.ts';
+import {
+  type DataConnector,
+  type FtpSrvConnection,
+  formatListLine,
+  PassiveConnector,
+} from './ftp-srv-internals.ts';
+
+/**
+ * Data connections for PASV/EPSV, STOR and LIST/NLST.
+ *
+ * ftp-srv only counts a TLS data connection once its handshake is done, and only then sends
+ * 150. Many FTPS clients (lftp, and GnuTLS/OpenSSL based camera firmware) do it the other way
+ * round, like vsftpd and ProFTPD expect: TCP connect, wait for 150, then handshake. Both
+ * orders deadlock-free: we note the TCP accept ourselves, send 150, then wait for the handshake.
+ */
+
+const tcpAccepted = new WeakMap<DataConnector, Promise<void>>();
+
+/** PASV (227 with an IPv4 address) or EPSV (229 with the port only). */
+export async function openPassive(
+  conn: FtpSrvConnection,
+  kind: 'PASV' | 'EPSV',
+  pasvAddress: string | undefined,
+  log: Logger,
+): Promise<void> {
+  let address = '';
+  if (kind === 'PASV') {
+    const local = normalizeAddress(conn.commandSocket.localAddress);
+    const remote = normalizeAddress(conn.commandSocket.remoteAddress);
+    const isLoopback = remote === '127.0.0.1' || remote === '::1';
+    // Clients on this machine get the address they used; everyone else PASV_ADDRESS if set.
+    address = !isLoopback && pasvAddress ? pasvAddress : local;
+    if (!net.isIPv4(address)) {
+      await conn.reply(425, 'PASV needs IPv4; use EPSV');
+      return;
+    }
+  }
+  endData(conn); // a previous PASV's listener would otherwise linger for 30 s
+  const connector = new PassiveConnector(conn);
+  conn.connector = connector;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const server = await Promise.race([
+      Promise.resolve(connector.setupServer?.()),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('passive listener did not start')), 5000);
+      }),
+    ]);
+    const port = (server?.address() as net.AddressInfo | null)?.port;
+    if (!server || !port) throw new Error('no passive port');
+    // For TLS servers 'connection' is the raw TCP accept, before the handshake.
+    tcpAccepted.set(connector, new Promise<void>((resolve) => server.once('connection', () => resolve())));
+    if (kind === 'PASV') {
+      await conn.reply(
+        227,
+        `Entering Passive Mode (${address.replace(/\./g, ',')},${port >> 8},${port & 255})`,
+      );
+    } else {
+      await conn.reply(229, `Entering Extended Passive Mode (|||${port}|)`);
+    }
+  } catch (err) {
+    log.warn({ err }, `${kind} failed`);
+    endData(conn);
+    await conn.reply(425, 'Cannot open a passive data connection');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Closes the data connection. ftp-srv's own `connector.end()` is not enough: the passive
+ * listener's later 'close' event calls end() again and then replaces whatever connector the
+ * connection has by then, i.e. the one a following PASV just opened. So detach that first.
+ * The socket is destroyed, not ended: we never write to it after a transfer.
+ */
+export function endData(conn: FtpSrvConnection): void {
+  const connector = conn.connector;
+  connector.dataServer?.removeAllListeners('close');
+  connector.dataSocket?.destroy();
+  connector.end();
+}
+
+export class DataConnectionError extends Error {}
+
+function within<T>(promise: PromiseLike<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    Promise.resolve(promise),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DataConnectionError(message)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Waits for the client's data connection, sends 150, and returns the (TLS) socket, paused.
+ * Throws DataConnectionError (the 150 may already have gone out; an error reply may follow it).
+ */
+export async function openDataConnection(conn: FtpSrvConnection, message: string): Promise<net.Socket> {
+  const connector = conn.connector;
+  if (!connector.type) throw new DataConnectionError('No data connection; send PASV or EPSV first');
+  const accepted = tcpAccepted.get(connector);
+  if (accepted) await within(accepted, 10_000, 'Data connection not opened');
+  await conn.reply(150, message);
+  try {
+    return await within(connector.waitForConnection({ timeout: 15_000 }), 16_000, 'Data connection failed');
+  } catch {
+    throw new DataConnectionError('Data connection failed (TLS handshake?)');
+  }
+}
+
+/** LIST and NLST with our data-connection order; the listing comes from the backend via the fs. */
+export async function sendListing(
+  conn: FtpSrvConnection,
+  fs: IngestFileSystem,
+  arg: string | null,
+  namesOnly: boolean,
+) {
+  let lines: string[];
+  try {
+    const target = await fs.get(arg ?? '.');
+    const entries = target.isDirectory() ? await fs.list(arg ?? '.') : [target];
+    lines = entries.map((e) => (namesOnly ? e.name : formatListLine(e)));
+  } catch (err) {
+    await conn.reply(450, err instanceof Error ? err.message : 'No such directory');
+    endData(conn);
+    return;
+  }
+  try {
+    const socket = await openDataConnection(conn, 'Here comes the listing');
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.end(lines.map((l) => `${l}\r\n`).join(''), () => resolve());
+      socket.resume();
+    });
+    await conn.reply(226, 'Listing sent');
+  } catch (err) {
+    await conn.reply(425, err instanceof DataConnectionError ? err.message : 'Listing failed');
+  } finally {
+    endData(conn);
+  }
+}

@@ -1,0 +1,174 @@
+import type net from 'node:net';
+import type { Logger } from 'pino';
+import ssh2, { type AuthContext, type Connection, type SFTPWrapper } from 'ssh2';
+import { normalizeAddress } from '../net/remote-address.ts';
+import { cappedSession, type IngestAccount, type IngestBackend } from './backend.ts';
+import { LoginBlockedError, LoginThrottle } from './login-throttle.ts';
+import { SftpRequests } from './sftp-requests.ts';
+import { loadOrCreateHostKeys } from './ssh-host-keys.ts';
+
+/**
+ * The SFTP ingest: an ssh2 server that offers only the SFTP subsystem (no shell, exec or
+ * forwarding), password or keyboard-interactive login through the backend and the shared
+ * LoginThrottle, and the SFTP requests of sftp-requests.ts.
+ */
+
+export interface SftpIngestOptions {
+  /** 0 = any free port (tests). */
+  port: number;
+  host: string;
+  /** Folder for the host keys, made once (DATA_DIR/ssh). */
+  hostKeyDir: string;
+  maxUploadBytes: number;
+  backend: IngestBackend;
+  log: Logger;
+  loginThrottle?: LoginThrottle;
+  /** Connection without any SFTP request (and no open upload) this long is closed. Default 5 minutes. */
+  idleTimeoutMs?: number;
+  /** Failed logins on one connection before it is closed. Default 3. */
+  maxLoginFailuresPerConnection?: number;
+}
+
+export interface SftpIngest {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpIngest> {
+  const throttle = options.loginThrottle ?? new LoginThrottle();
+  const hostKeys = loadOrCreateHostKeys(options.hostKeyDir);
+  const clients = new Set<Connection>();
+
+  const server = new ssh2.Server({ hostKeys, ident: 'PhotoRelay' }, (client, info) => {
+    clients.add(client);
+    const address = normalizeAddress(info.ip);
+    const session = cappedSession(
+      options.backend.sessionStarted({
+        protocol: 'sftp',
+        remoteAddress: address,
+        tls: true,
+        startedAt: new Date(),
+      }),
+    );
+    const note = (kind: 'command' | 'reply' | 'error' | 'info', text: string) =>
+      session.log({ at: new Date(), kind, text });
+    note('info', `client ${info.header.versions.software}`);
+    let account: IngestAccount | undefined;
+    let failures = 0;
+    const requests: SftpRequests[] = [];
+
+    let idle: NodeJS.Timeout | undefined;
+    const touch = () => {
+      clearTimeout(idle);
+      idle = setTimeout(
+        () => {
+          if (requests.some((r) => r.hasOpenUploads())) return touch();
+          note('info', 'idle timeout');
+          client.end();
+        },
+        options.idleTimeoutMs ?? 5 * 60_000,
+      );
+    };
+    touch();
+
+    client.on('authentication', (ctx) => {
+      touch();
+      void authenticate(ctx).catch((err: unknown) => {
+        options.log.error({ err }, 'sftp authentication failed');
+        ctx.reject();
+      });
+    });
+
+    async function authenticate(ctx: AuthContext): Promise<void> {
+      if (ctx.method === 'password') return check(ctx, ctx.username, ctx.password);
+      if (ctx.method === 'keyboard-interactive') {
+        // Some clients (and camera firmware) only offer keyboard-interactive for passwords.
+        ctx.prompt([{ prompt: 'Password: ', echo: false }], (answers) => {
+          void check(ctx, ctx.username, answers[0] ?? '').catch(() => ctx.reject());
+        });
+        return;
+      }
+      ctx.reject(['password', 'keyboard-interactive']);
+    }
+
+    async function check(ctx: AuthContext, username: string, password: string): Promise<void> {
+      note('command', `login ${username} (${ctx.method})`);
+      try {
+        await throttle.gate(address);
+      } catch (err) {
+        if (!(err instanceof LoginBlockedError)) throw err;
+        session.login({ username, account: null, reason: 'blocked' });
+        note('reply', err.message);
+        return refuse(ctx);
+      }
+      const found = await options.backend.authenticate(username, password, address);
+      throttle.record(address, !!found);
+      session.login({ username, account: found, reason: found ? undefined : 'wrong user name or password' });
+      if (!found) {
+        note('reply', 'login incorrect');
+        return refuse(ctx);
+      }
+      account = found;
+      note('reply', 'login ok');
+      ctx.accept();
+    }
+
+    function refuse(ctx: AuthContext): void {
+      failures++;
+      ctx.reject(['password', 'keyboard-interactive']);
+      if (failures >= (options.maxLoginFailuresPerConnection ?? 3)) client.end();
+    }
+
+    client.on('ready', () => {
+      client.on('session', (acceptSession) => {
+        const sshSession = acceptSession();
+        sshSession.on('sftp', (acceptSftp) => {
+          if (!account) return;
+          const sftp: SFTPWrapper = acceptSftp();
+          note('info', 'sftp started');
+          requests.push(
+            new SftpRequests(sftp, {
+              backend: options.backend,
+              account,
+              remoteAddress: address,
+              maxUploadBytes: options.maxUploadBytes,
+              log: options.log,
+              note,
+              touch,
+            }),
+          );
+        });
+        // Everything else (shell, exec, pty, env) is refused: ssh2 answers failure when nobody listens.
+      });
+    });
+
+    client.on('error', (err) => {
+      note('error', err.message);
+      options.log.debug({ err }, 'sftp client error');
+    });
+    client.on('close', () => {
+      clearTimeout(idle);
+      clients.delete(client);
+      for (const r of requests) r.abortAll('connection closed');
+      note('info', 'connection closed');
+      session.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.removeListener('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (err: Error) => options.log.error({ err }, 'sftp server error'));
+
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    async close() {
+      for (const c of clients) c.end();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import type { AppContext } from '../context.ts';
+import { startFtpIngest } from './ftp-server.ts';
+import { LoginThrottle } from './login-throttle.ts';
+import { createProjectIngestBackend } from './project-backend.ts';
+import { startSftpIngest } from './sftp-server.ts';
+import { loadOrCreateTlsMaterial } from './tls.ts';
+
+/** FTP (+ explicit and optional implicit FTPS) and SFTP ingest for project accounts, from the settings. */
+export async function startIngest(
+  ctx: AppContext,
+  ports?: { ftp?: number; sftp?: number; implicit?: number },
+) {
+  const { config } = ctx;
+  const backend = createProjectIngestBackend(ctx);
+  // One throttle for both protocols: guessing passwords over SFTP counts against FTP too.
+  const loginThrottle = new LoginThrottle();
+  const tls = loadOrCreateTlsMaterial({
+    certFile: config.FTPS_CERT,
+    keyFile: config.FTPS_KEY,
+    dataDir: config.DATA_DIR,
+    commonName: config.publicFtpHost,
+  });
+  const ftp = await startFtpIngest({
+    port: ports?.ftp ?? config.FTP_PORT,
+    host: config.HOST,
+    pasvRange: config.PASV_PORTS,
+    pasvAddress: config.PASV_ADDRESS,
+    tls,
+    implicitTlsPort: ports?.implicit ?? config.FTPS_IMPLICIT_PORT,
+    maxUploadBytes: config.MAX_UPLOAD_BYTES,
+    backend,
+    log: ctx.log,
+    loginThrottle,
+  });
+  const sftp = await startSftpIngest({
+    port: ports?.sftp ?? config.SFTP_PORT,
+    host: config.HOST,
+    hostKeyDir: path.join(config.DATA_DIR, 'ssh'),
+    maxUploadBytes: config.MAX_UPLOAD_BYTES,
+    backend,
+    log: ctx.log,
+    loginThrottle,
+  });
+  return {
+    ftpPort: ftp.port,
+    sftpPort: sftp.port,
+    implicitPort: ftp.implicitPort,
+    async close() {
+      await Promise.all([ftp.close(), sftp.close()]);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { AppError } from '@photorelay/contract/errors';
+import type { FtpServerBody } from '@photorelay/contract/ftpservers';
+import type { Selectable } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
+import type { FtpServersTable } from '../../db/schema.ts';
+import { testDestination } from '../../transfer/test-connection.ts';
+import { type Access, loadAccess, requirePermission } from '../folders/permissions.ts';
+import * as folderQueries from '../folders/queries.ts';
+import type { Member } from '../teams/service.ts';
+import * as q from './queries.ts';
+
+type Row = Selectable<FtpServersTable>;
+
+/** Rows never reach the client: the password is replaced by whether one is set. */
+function present(row: Row, access: Access) {
+  return {
+    ftpserverid: row.id,
+    id: row.id,
+    name: row.name,
+    host: row.host,
+    port: row.port,
+    path: row.path,
+    protocol: row.protocol,
+    username: row.username,
+    password: '' as const,
+    passwordSet: row.password_enc !== '',
+    maxConnections: row.max_connections,
+    canWrite: access.can(row.folder_id, 'write'),
+    parentFolderId: row.folder_id,
+  };
+}
+
+async function requireServer(ctx: AppContext, member: Member, id: number, needs: 'read' | 'write') {
+  const row = await q.findFtpServer(ctx.db, member.teamId, id);
+  if (!row) throw new AppError('NotFound');
+  const access = await loadAccess(ctx.db, member);
+  requirePermission(access, row.folder_id, needs);
+  return { row, access };
+}
+
+const valuesOf = (body: FtpServerBody) => ({
+  name: body.name,
+  host: body.host,
+  port: body.port ?? null,
+  path: body.path?.trim() ?? '',
+  protocol: body.protocol,
+  username: body.username,
+  max_connections: body.maxConnections ?? 4,
+});
+
+export async function getFtpServer(ctx: AppContext, member: Member, id: number) {
+  const { row, access } = await requireServer(ctx, member, id, 'read');
+  return present(row, access);
+}
+
+export async function listFtpServers(ctx: AppContext, member: Member) {
+  const access = await loadAccess(ctx.db, member);
+  const rows = await q.listFtpServers(ctx.db, member.teamId);
+  return rows.filter((r) => access.can(r.folder_id, 'read')).map((r) => present(r, access));
+}
+
+export async function createFtpServer(ctx: AppContext, member: Member, body: FtpServerBody) {
+  if (!body.parentFolderId) throw new AppError('ValidationError', 'parentFolderId is required');
+  if (!body.password) throw new AppError('ValidationError', 'password is required');
+  const folder = await folderQueries.findFolder(ctx.db, member.teamId, body.parentFolderId);
+  if (!folder) throw new AppError('NotFound');
+  requirePermission(await loadAccess(ctx.db, member), folder.id, 'write');
+  if (folder.type !== 'ftpservers') throw new AppError('ValidationError', 'FTP servers belong in the ftpservers tree');
+  const row = await q.insertFtpServer(ctx.db, member.teamId, folder.id, valuesOf(body), encryptSecret(ctx.config.secretKey, body.password));
+  return row.id;
+}
+
+/** Saves the form; an empty password keeps the stored one. A body with only a name renames. */
+export async function updateFtpServer(ctx: AppContext, member: Member, id: number, body: Partial<FtpServerBody> & { name: string }) {
+  const { row } = await requireServer(ctx, member, id, 'write');
+  if (body.host === undefined) {
+    await q.updateFtpServer(ctx.db, member.teamId, row.id, { name: body.name });
+    return;
+  }
+  const values = valuesOf(body as FtpServerBody);
+  const password = body.password ? { password_enc: encryptSecret(ctx.config.secretKey, body.password) } : {};
+  await q.updateFtpServer(ctx.db, member.teamId, row.id, { ...values, ...password });
+}
+
+export async function deleteFtpServer(ctx: AppContext, member: Member, id: number) {
+  const { row } = await requireServer(ctx, member, id, 'write');
+  await q.deleteFtpServer(ctx.db, member.teamId, row.id);
+}
+
+/** The 'Test' command: connect, log in, enter the path, list it (runs in the command runner). */
+export async function testFtpServer(
+  ctx: AppContext,
+  member: Member,
+  input: { host: string; port?: number | null; username: string; password?: string; path?: string; protocol: 'ftp' | 'ftps' | 'sftp'; ftpserverid?: number },
+) {
+  let password = input.password ?? '';
+  if (!password && input.ftpserverid) {
+    const { row } = await requireServer(ctx, member, input.ftpserverid, 'read');
+    password = decryptSecret(ctx.config.secretKey, row.password_enc);
+  }
+  return testDestination({
+    protocol: input.protocol,
+    host: input.host,
+    port: input.port ?? undefined,
+    username: input.username,
+    password,
+    path: input.path ?? '',
+    allowPrivateNetworks: ctx.config.ALLOW_PRIVATE_NETWORKS,
+    timeoutMs: 20_000,
+  });
+}

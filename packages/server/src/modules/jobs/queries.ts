@@ -1,0 +1,278 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/kysely.ts';
+import type { JobState } from '../../db/schema.ts';
+
+export const insertUpload = (
+  db: Db,
+  u: { teamId: number; projectId: number; path: string; size: number; sha256: string; blobKey: string; protocol: string; remoteAddress: string | null; chain: number[]; sourceUploadId: number | null },
+) =>
+  db
+    .insertInto('uploads')
+    .values({
+      team_id: u.teamId,
+      project_id: u.projectId,
+      path: u.path,
+      filename: u.path.split('/').pop() ?? u.path,
+      size: u.size,
+      sha256: u.sha256,
+      blob_key: u.blobKey,
+      processed_blob_key: null,
+      processed_size: null,
+      processed_sha256: null,
+      processing_detail: null,
+      locked_until: null,
+      protocol: u.protocol,
+      remote_address: u.remoteAddress,
+      chain: u.chain,
+      source_upload_id: u.sourceUploadId,
+      duplicate_of: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
+/** The same file (name, content) in the same project within a day: a camera re-sending it. */
+export const findRecentTwin = (db: Db, projectId: number, path: string, sha256: string, exceptId: number) =>
+  db
+    .selectFrom('uploads')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('path', '=', path)
+    .where('sha256', '=', sha256)
+    .where('id', '<>', exceptId)
+    .where('duplicate_of', 'is', null)
+    .where('received_at', '>', sql<Date>`now() - interval '1 day'`)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+export const markDuplicate = (db: Db, uploadId: number, twinId: number) =>
+  db.updateTable('uploads').set({ duplicate_of: twinId }).where('id', '=', uploadId).execute();
+
+export const countIncoming = (db: Db, projectId: number, bytes: number) =>
+  db
+    .updateTable('projects')
+    .set((eb) => ({ fileincount: eb('fileincount', '+', 1), bytesreceived: eb('bytesreceived', '+', bytes) }))
+    .where('id', '=', projectId)
+    .execute();
+
+export const countOutgoing = (db: Db, projectId: number, bytes: number) =>
+  db
+    .updateTable('projects')
+    .set((eb) => ({ fileoutcount: eb('fileoutcount', '+', 1), bytessent: eb('bytessent', '+', bytes) }))
+    .where('id', '=', projectId)
+    .execute();
+
+/** Enabled destinations of a project, with the names the job log keeps. */
+export const listEnabledDestinations = async (db: Db, projectId: number) => {
+  const [servers, projects] = await Promise.all([
+    db
+      .selectFrom('project_ftp_servers as pf')
+      .innerJoin('ftp_servers as s', 's.id', 'pf.ftp_server_id')
+      .select(['s.id', 's.name'])
+      .where('pf.project_id', '=', projectId)
+      .where('pf.enabled', '=', true)
+      .execute(),
+    db
+      .selectFrom('project_destination_projects as d')
+      .innerJoin('projects as p', 'p.id', 'd.destination_project_id')
+      .select(['p.id', 'p.name'])
+      .where('d.project_id', '=', projectId)
+      .where('d.enabled', '=', true)
+      .execute(),
+  ]);
+  return { servers, projects };
+};
+
+export const insertJobs = (
+  db: Db,
+  jobs: Array<{ teamId: number; uploadId: number; projectId: number; ftpServerId: number | null; destProjectId: number | null; ftpservername: string | null; destprojectname: string | null; state: JobState; detail: unknown }>,
+) =>
+  jobs.length === 0
+    ? Promise.resolve()
+    : db
+        .insertInto('jobs')
+        .values(
+          jobs.map((j) => ({
+            team_id: j.teamId,
+            upload_id: j.uploadId,
+            project_id: j.projectId,
+            ftp_server_id: j.ftpServerId,
+            dest_project_id: j.destProjectId,
+            ftpservername: j.ftpservername,
+            destprojectname: j.destprojectname,
+            state: j.state,
+            errortext: null,
+            uploadduration: null,
+            detail: j.detail === null ? null : JSON.stringify(j.detail),
+            locked_until: null,
+            locked_by: null,
+            finished_at: j.state === 'duplicate' ? new Date() : null,
+          })),
+        )
+        .execute();
+
+/** Leases the next upload to process (new, or one whose processor died). */
+export async function claimUploadToProcess(db: Db, leaseSeconds: number) {
+  const result = await sql<{ id: number; project_id: number; team_id: number; path: string; blob_key: string; size: number; sha256: string }>`
+    update uploads set state = 'processing', locked_until = now() + make_interval(secs => ${leaseSeconds})
+    where id = (
+      select id from uploads
+      where state = 'received' or (state = 'processing' and locked_until < now())
+      order by id limit 1 for update skip locked
+    )
+    returning id, project_id, team_id, path, blob_key, size, sha256
+  `.execute(db);
+  return result.rows[0];
+}
+
+export const markProcessed = (db: Db, id: number, file: { blobKey: string; size: number; sha256: string; detail: unknown }) =>
+  db
+    .updateTable('uploads')
+    .set({
+      state: 'processed',
+      processed_blob_key: file.blobKey,
+      processed_size: file.size,
+      processed_sha256: file.sha256,
+      processing_detail: JSON.stringify(file.detail),
+      locked_until: null,
+    })
+    .where('id', '=', id)
+    .execute();
+
+export interface ClaimedJob {
+  id: number;
+  team_id: number;
+  project_id: number;
+  upload_id: number;
+  ftp_server_id: number | null;
+  dest_project_id: number | null;
+  trynumber: number;
+  path: string;
+  filename: string;
+  chain: number[];
+  blob_key: string;
+  processed_blob_key: string;
+  processed_size: number;
+  processed_sha256: string;
+}
+
+/** Leases the next due job of a processed upload; a job whose worker died is due again when its lease ran out. */
+export async function claimJob(db: Db, workerId: string, leaseSeconds: number): Promise<ClaimedJob | undefined> {
+  const result = await sql<ClaimedJob>`
+    with next as (
+      select j.id from jobs j join uploads u on u.id = j.upload_id
+      where u.state = 'processed'
+        and ((j.state = 'scheduled' and j.scheduletime <= now()) or (j.state = 'running' and j.locked_until < now()))
+      order by j.scheduletime, j.id
+      limit 1 for update of j skip locked
+    )
+    update jobs j set state = 'running', locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId}
+    from next, uploads u
+    where j.id = next.id and u.id = j.upload_id
+    returning j.id, j.team_id, j.project_id, j.upload_id, j.ftp_server_id, j.dest_project_id, j.trynumber,
+              u.path, u.filename, u.chain, u.blob_key, u.processed_blob_key, u.processed_size, u.processed_sha256
+  `.execute(db);
+  return result.rows[0];
+}
+
+export const extendLease = (db: Db, jobId: number, workerId: string, leaseSeconds: number) =>
+  sql`update jobs set locked_until = now() + make_interval(secs => ${leaseSeconds})
+      where id = ${jobId} and state = 'running' and locked_by = ${workerId}`.execute(db);
+
+export const markJobSucceeded = (db: Db, jobId: number, workerId: string, durationMs: number, detail: unknown) =>
+  db
+    .updateTable('jobs')
+    .set({ state: 'succeeded', uploadduration: durationMs, finished_at: new Date(), locked_until: null, errortext: null, detail: JSON.stringify(detail) })
+    .where('id', '=', jobId)
+    .where('locked_by', '=', workerId)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+
+export const markJobFailedTry = (db: Db, jobId: number, workerId: string, change: { state: 'scheduled' | 'failed'; trynumber: number; errortext: string; retryInSeconds: number }) =>
+  db
+    .updateTable('jobs')
+    .set({
+      state: change.state,
+      trynumber: change.trynumber,
+      errortext: change.errortext,
+      scheduletime: sql<Date>`now() + make_interval(secs => ${change.retryInSeconds})`,
+      finished_at: change.state === 'failed' ? new Date() : null,
+      locked_until: null,
+    })
+    .where('id', '=', jobId)
+    .where('locked_by', '=', workerId)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+
+export const retryNow = (db: Db, teamId: number, jobId: number) =>
+  db
+    .updateTable('jobs')
+    .set({ state: 'scheduled', scheduletime: new Date(), finished_at: null })
+    .where('team_id', '=', teamId)
+    .where('id', '=', jobId)
+    .where('state', 'in', ['failed', 'scheduled'])
+    .executeTakeFirst();
+
+export const findJob = (db: Db, teamId: number, jobId: number) =>
+  db.selectFrom('jobs').select(['id', 'project_id', 'state']).where('team_id', '=', teamId).where('id', '=', jobId).executeTakeFirst();
+
+export const pageJobs = (db: Db, projectId: number, limit: number, offset: number) =>
+  db
+    .selectFrom('jobs as j')
+    .innerJoin('uploads as u', 'u.id', 'j.upload_id')
+    .select([
+      'j.id',
+      'u.path',
+      sql<number>`coalesce(u.processed_size, u.size)`.as('filesize'),
+      'j.ftpservername',
+      'j.destprojectname',
+      'j.state',
+      'j.scheduletime',
+      'j.createtime',
+      'j.trynumber',
+      'j.errortext',
+      'j.uploadduration',
+      'j.detail',
+      'u.processing_detail',
+    ])
+    .where('j.project_id', '=', projectId)
+    .orderBy('j.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+
+export const countJobs = async (db: Db, projectId: number) =>
+  (await db.selectFrom('jobs').select(sql<number>`count(*)::int`.as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow()).n;
+
+/** Per project and destination: all jobs and failed jobs (the dashboard table). */
+export const summary = (db: Db, teamId: number) =>
+  db
+    .selectFrom('jobs as j')
+    .innerJoin('projects as p', 'p.id', 'j.project_id')
+    .select([
+      'p.id as projectid',
+      'p.name as project',
+      'p.folder_id',
+      sql<string>`coalesce(j.ftpservername, j.destprojectname, '')`.as('ftpserver'),
+      sql<number>`count(*)::int`.as('jobcount'),
+      sql<number>`(count(*) filter (where j.state = 'failed'))::int`.as('failedjobcount'),
+    ])
+    .where('j.team_id', '=', teamId)
+    .groupBy(['p.id', 'p.name', 'p.folder_id', sql`coalesce(j.ftpservername, j.destprojectname, '')`])
+    .orderBy('p.name')
+    .orderBy(sql`coalesce(j.ftpservername, j.destprojectname, '')`)
+    .execute();
+
+/** Finished uploads older than the retention period, with their blobs. */
+export const listExpiredUploads = (db: Db, before: Date, limit: number) =>
+  db
+    .selectFrom('uploads as u')
+    .select(['u.id', 'u.blob_key', 'u.processed_blob_key'])
+    .where('u.received_at', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('jobs').select('jobs.id').whereRef('jobs.upload_id', '=', 'u.id').where('jobs.state', 'in', ['scheduled', 'running']))),
+    )
+    .limit(limit)
+    .execute();
+
+export const deleteUploads = (db: Db, ids: number[]) => db.deleteFrom('uploads').where('id', 'in', ids).execute();

@@ -1,0 +1,98 @@
+import { AppError } from '@photorelay/contract/errors';
+import type { Job } from '@photorelay/contract/jobs';
+import type { Db } from '../../db/kysely.ts';
+import { loadAccess, requirePermission } from '../folders/permissions.ts';
+import * as projectQueries from '../projects/queries.ts';
+import type { Member } from '../teams/service.ts';
+import * as q from './queries.ts';
+
+export interface NewUpload {
+  teamId: number;
+  projectId: number;
+  path: string;
+  size: number;
+  sha256: string;
+  blobKey: string;
+  protocol: string;
+  remoteAddress: string | null;
+  /** Projects this file already went through (project-to-project delivery); loops end here. */
+  chain: number[];
+  sourceUploadId: number | null;
+}
+
+/**
+ * Records an upload with its counters and one job per enabled destination, in the caller's
+ * transaction, so an acknowledged file always has its jobs. A re-sent file (same name and
+ * content within a day) gets 'duplicate' jobs that are never sent.
+ */
+export async function recordUpload(trx: Db, upload: NewUpload): Promise<{ uploadId: number; duplicateOf: number | null; jobs: number }> {
+  const chain = upload.chain.includes(upload.projectId) ? upload.chain : [...upload.chain, upload.projectId];
+  const row = await q.insertUpload(trx, { ...upload, chain });
+  await q.countIncoming(trx, upload.projectId, upload.size);
+  const twin = await q.findRecentTwin(trx, upload.projectId, upload.path, upload.sha256, row.id);
+  if (twin) await q.markDuplicate(trx, row.id, twin.id);
+  const { servers, projects } = await q.listEnabledDestinations(trx, upload.projectId);
+  const state = twin ? ('duplicate' as const) : ('scheduled' as const);
+  const detail = twin ? { duplicateOf: twin.id } : null;
+  const base = { teamId: upload.teamId, uploadId: row.id, projectId: upload.projectId, state, detail };
+  const jobs = [
+    ...servers.map((s) => ({ ...base, ftpServerId: s.id, destProjectId: null, ftpservername: s.name, destprojectname: null })),
+    ...projects
+      .filter((p) => !chain.includes(p.id))
+      .map((p) => ({ ...base, ftpServerId: null, destProjectId: p.id, ftpservername: null, destprojectname: p.name })),
+  ];
+  await q.insertJobs(trx, jobs);
+  return { uploadId: row.id, duplicateOf: twin?.id ?? null, jobs: jobs.length };
+}
+
+async function requireReadableProject(db: Db, member: Member, projectId: number) {
+  const project = await projectQueries.findProject(db, member.teamId, projectId);
+  if (!project) throw new AppError('NotFound');
+  const access = await loadAccess(db, member);
+  requirePermission(access, project.folder_id, 'read');
+  return { project, access };
+}
+
+export async function listJobs(db: Db, member: Member, projectId: number, pageSize: number, pageIndex: number): Promise<{ jobs: Job[]; count: number }> {
+  const { project, access } = await requireReadableProject(db, member, projectId);
+  const canWrite = access.can(project.folder_id, 'write');
+  const [rows, count] = await Promise.all([q.pageJobs(db, project.id, pageSize, pageIndex * pageSize), q.countJobs(db, project.id)]);
+  return {
+    count,
+    jobs: rows.map((r) => ({
+      id: r.id,
+      filename: r.path,
+      filesize: Number(r.filesize),
+      ftpservername: r.ftpservername,
+      destprojectname: r.destprojectname,
+      state: r.state,
+      scheduletime: new Date(r.scheduletime).toISOString(),
+      createtime: new Date(r.createtime).toISOString(),
+      trynumber: r.trynumber,
+      errortext: r.errortext,
+      uploadduration: r.uploadduration,
+      detail: { job: r.detail ?? null, processing: r.processing_detail ?? null },
+      canRetry: canWrite && (r.state === 'failed' || r.state === 'scheduled'),
+    })),
+  };
+}
+
+export async function summary(db: Db, member: Member) {
+  const access = await loadAccess(db, member);
+  const rows = await q.summary(db, member.teamId);
+  return rows
+    .filter((r) => access.can(r.folder_id, 'read'))
+    .map(({ projectid, project, ftpserver, jobcount, failedjobcount }) => ({ projectid, project, ftpserver, jobcount, failedjobcount }));
+}
+
+/** 'Retry now' on the protocol tab. */
+export async function retryJob(db: Db, member: Member, jobId: number, wake: () => void) {
+  const job = await q.findJob(db, member.teamId, jobId);
+  if (!job) throw new AppError('NotFound');
+  const project = await projectQueries.findProject(db, member.teamId, job.project_id);
+  if (!project) throw new AppError('NotFound');
+  requirePermission(await loadAccess(db, member), project.folder_id, 'write');
+  const result = await q.retryNow(db, member.teamId, jobId);
+  if (Number(result.numUpdatedRows) === 0) throw new AppError('Conflict', 'Only failed or waiting jobs can be retried');
+  wake();
+}

@@ -1,0 +1,82 @@
+import path from 'node:path/posix';
+import type { AppContext } from '../context.ts';
+import { decryptSecret } from '../crypto/secrets.ts';
+import { type ClaimedJob, countOutgoing, markJobSucceeded } from '../modules/jobs/queries.ts';
+import { recordUpload } from '../modules/jobs/service.ts';
+import type { DestinationPool } from './pool.ts';
+
+/** A failure that retrying cannot fix (the destination is gone). */
+export class PermanentDeliveryError extends Error {}
+
+/** Sends one job's file to its FTP/FTPS/SFTP server; resolves with details for the job log. */
+export async function deliverToServer(ctx: AppContext, pool: DestinationPool, job: ClaimedJob) {
+  const server = await ctx.db
+    .selectFrom('ftp_servers')
+    .selectAll()
+    .where('id', '=', job.ftp_server_id ?? -1)
+    .executeTakeFirst();
+  if (!server) throw new PermanentDeliveryError('The FTP server was deleted');
+  const link = await ctx.db
+    .selectFrom('project_ftp_servers')
+    .select('path')
+    .where('project_id', '=', job.project_id)
+    .where('ftp_server_id', '=', server.id)
+    .executeTakeFirst();
+  if (!link) throw new PermanentDeliveryError('The FTP server was removed from the project');
+  // The project's override path, else the server's path, plus the folder the camera uploaded into.
+  const base = link.path ?? server.path;
+  const subfolder = path.dirname(job.path) === '.' ? '' : path.dirname(job.path);
+  const remoteDir = [base.replace(/\/+$/, ''), subfolder].filter((p) => p !== '').join('/');
+  const settings = {
+    protocol: server.protocol,
+    host: server.host,
+    port: server.port ?? undefined,
+    username: server.username,
+    password: decryptSecret(ctx.config.secretKey, server.password_enc),
+    allowPrivateNetworks: ctx.config.ALLOW_PRIVATE_NETWORKS,
+  };
+  const result = await pool.use(
+    { id: server.id, settings, maxConnections: server.max_connections },
+    (client) => client.upload(ctx.blobs.localPath(job.processed_blob_key), remoteDir, job.filename),
+  );
+  return { remoteDir, bytes: result.bytes, ms: result.ms };
+}
+
+/**
+ * Delivers to another project: the processed file becomes a new upload there (its metadata,
+ * scripts and destinations apply). Recording it and finishing this job is one transaction.
+ */
+export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerId: string, started: number) {
+  const target = await ctx.db
+    .selectFrom('projects')
+    .select(['id', 'team_id'])
+    .where('id', '=', job.dest_project_id ?? -1)
+    .executeTakeFirst();
+  if (!target) throw new PermanentDeliveryError('The destination project was deleted');
+  const blobKey = await ctx.blobs.duplicate(job.processed_blob_key);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await recordUpload(trx, {
+        teamId: target.team_id,
+        projectId: target.id,
+        path: job.path,
+        size: job.processed_size,
+        sha256: job.processed_sha256,
+        blobKey,
+        protocol: 'project',
+        remoteAddress: null,
+        chain: job.chain,
+        sourceUploadId: job.upload_id,
+      });
+      const done = await markJobSucceeded(trx, job.id, workerId, Date.now() - started, {
+        project: target.id,
+      });
+      if (Number(done.numUpdatedRows) === 0) throw new Error('lease lost');
+      await countOutgoing(trx, job.project_id, job.processed_size);
+    });
+  } catch (error) {
+    await ctx.blobs.remove(blobKey);
+    throw error;
+  }
+  ctx.wake.pipeline();
+}

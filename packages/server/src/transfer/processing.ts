@@ -1,0 +1,65 @@
+import type { AppContext } from '../context.ts';
+
+export interface UploadToProcess {
+  id: number;
+  teamId: number;
+  projectId: number;
+  path: string;
+  blobKey: string;
+  size: number;
+  sha256: string;
+}
+
+export interface ProcessedFile {
+  blobKey: string;
+  size: number;
+  sha256: string;
+  /** Shown in the job detail: warnings, unknown variables, what was applied. */
+  detail: Record<string, unknown>;
+}
+
+/**
+ * The one processing hook, run once per upload before any delivery: the metadata engine and
+ * the script runner plug in here. A step returns a new blob or `null` to pass the file on
+ * unchanged; a failure keeps the original and is reported in the detail, so nothing is lost.
+ */
+export type ProcessingStep = (
+  ctx: AppContext,
+  upload: UploadToProcess,
+  current: ProcessedFile,
+) => Promise<ProcessedFile | null>;
+
+const steps: Array<{ name: string; run: ProcessingStep }> = [];
+
+export function addProcessingStep(name: string, run: ProcessingStep) {
+  steps.push({ name, run });
+}
+
+export async function processUpload(ctx: AppContext, upload: UploadToProcess): Promise<ProcessedFile> {
+  let current: ProcessedFile = {
+    blobKey: upload.blobKey,
+    size: upload.size,
+    sha256: upload.sha256,
+    detail: {},
+  };
+  for (const step of steps) {
+    try {
+      const next = await step.run(ctx, upload, current);
+      if (next) {
+        if (current.blobKey !== upload.blobKey) await ctx.blobs.remove(current.blobKey);
+        current = { ...next, detail: { ...current.detail, ...next.detail } };
+      }
+    } catch (error) {
+      ctx.log.warn(
+        { err: error, upload: upload.id, step: step.name },
+        'processing step failed; file passes unchanged',
+      );
+      current = {
+        ...current,
+        detail: { ...current.detail, [step.name]: { error: (error as Error).message } },
+      };
+    }
+  }
+  if (steps.length === 0) current.detail.processing = 'unchanged';
+  return current;
+}

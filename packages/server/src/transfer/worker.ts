@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import * as q from '../modules/jobs/queries.ts';
+import { deliverToProject, deliverToServer, PermanentDeliveryError } from './deliver.ts';
+import { notifyJobGaveUp } from './notify.ts';
+import { DestinationPool } from './pool.ts';
+import { processUpload } from './processing.ts';
+
+/** About 15 s, 1 min, 5 min, 15 min, then hourly; a job fails for good after 10 tries. */
+export const retryDelaysSeconds = [15, 60, 300, 900];
+export const maxTries = 10;
+export const retryDelay = (tryNumber: number) => retryDelaysSeconds[tryNumber - 1] ?? 3600;
+
+export interface WorkerOptions {
+  concurrency: number;
+  leaseSeconds: number;
+  retentionDays: number;
+}
+
+/**
+ * The pipeline worker: processes new uploads (once each) and delivers due jobs. Any number of
+ * these may run against one database: uploads and jobs are leased with SKIP LOCKED, a lease is
+ * extended while the work runs, and work whose worker died is taken again when its lease ends.
+ */
+export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
+  const workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const pool = new DestinationPool();
+  let stopped = false;
+  let active = 0;
+  const inFlight = new Set<Promise<unknown>>();
+
+  const track = <T>(p: Promise<T>) => {
+    inFlight.add(p);
+    p.finally(() => inFlight.delete(p)).catch(() => {});
+    return p;
+  };
+
+  async function processOne(): Promise<boolean> {
+    const upload = await q.claimUploadToProcess(ctx.db, options.leaseSeconds);
+    if (!upload) return false;
+    const result = await processUpload(ctx, {
+      id: upload.id,
+      teamId: upload.team_id,
+      projectId: upload.project_id,
+      path: upload.path,
+      blobKey: upload.blob_key,
+      size: Number(upload.size),
+      sha256: upload.sha256,
+    });
+    await q.markProcessed(ctx.db, upload.id, result);
+    return true;
+  }
+
+  async function deliverOne(): Promise<boolean> {
+    const job = await q.claimJob(ctx.db, workerId, options.leaseSeconds);
+    if (!job) return false;
+    const started = Date.now();
+    const heartbeat = setInterval(
+      () => {
+        q.extendLease(ctx.db, job.id, workerId, options.leaseSeconds).catch(() => {});
+      },
+      (options.leaseSeconds * 1000) / 3,
+    );
+    try {
+      if (job.dest_project_id !== null) {
+        await deliverToProject(ctx, job, workerId, started);
+      } else {
+        const sent = await deliverToServer(ctx, pool, job);
+        await ctx.db.transaction().execute(async (trx) => {
+          const done = await q.markJobSucceeded(trx, job.id, workerId, Date.now() - started, sent);
+          if (Number(done.numUpdatedRows) > 0)
+            await q.countOutgoing(trx, job.project_id, Number(job.processed_size));
+        });
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const tryNumber = job.trynumber + 1;
+      const gaveUp = error instanceof PermanentDeliveryError || tryNumber >= maxTries;
+      await q.markJobFailedTry(ctx.db, job.id, workerId, {
+        state: gaveUp ? 'failed' : 'scheduled',
+        trynumber: tryNumber,
+        errortext: message.slice(0, 2000),
+        retryInSeconds: gaveUp ? 0 : retryDelay(tryNumber),
+      });
+      if (gaveUp) await notifyJobGaveUp(ctx, job, message);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    return true;
+  }
+
+  // A slot pulls work until there is none; one that finds work starts a sibling, up to the limit.
+  const pump = () => {
+    if (stopped || active >= options.concurrency) return;
+    active++;
+    track(
+      (async () => {
+        try {
+          let first = true;
+          while (!stopped && ((await processOne()) || (await deliverOne()))) {
+            if (first) pump();
+            first = false;
+          }
+        } catch (error) {
+          ctx.log.error({ err: error }, 'pipeline worker failed');
+        } finally {
+          active--;
+        }
+      })(),
+    );
+  };
+
+  async function purgeExpired() {
+    const before = new Date(Date.now() - options.retentionDays * 24 * 3600_000);
+    for (;;) {
+      const expired = await q.listExpiredUploads(ctx.db, before, 500);
+      if (expired.length === 0) return;
+      await q.deleteUploads(
+        ctx.db,
+        expired.map((u) => u.id),
+      );
+      const keys = new Set(
+        expired.flatMap((u) => [u.blob_key, u.processed_blob_key]).filter((k): k is string => k !== null),
+      );
+      await Promise.all([...keys].map((k) => ctx.blobs.remove(k)));
+    }
+  }
+
+  const timer = setInterval(pump, 1000);
+  const retention = setInterval(
+    () => void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed')),
+    3600_000,
+  );
+  pump();
+  void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed'));
+
+  return {
+    wake: pump,
+    purgeExpired,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearInterval(retention);
+      await Promise.allSettled([...inFlight]);
+      await pool.closeAll();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { CssBaseline, ThemeProvider } from '@mui/material';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { SnackbarProvider } from 'notistack';
+import { StrictMode, useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { accountKeys } from '../api/account.ts';
+import { createQueryClient } from '../api/query-client.ts';
+import { isDebugMode } from './debug-mode.ts';
+import {
+  FatalErrorBoundary,
+  FatalErrorDialog,
+  installWindowErrorHandlers,
+} from './errors/fatal-error-dialog.tsx';
+import { showFatalError } from './errors/fatal-error-store.ts';
+import { createErrorReporter, isPresentedError } from './errors/report-error.ts';
+import { createAppRouter } from './router.tsx';
+import { theme } from './theme.ts';
+
+function createAppState() {
+  const queryClient = createQueryClient(
+    // A lost session (e.g. expired cookie) reloads user info, so the route guard takes over.
+    createErrorReporter(() => void queryClient.invalidateQueries({ queryKey: accountKeys.userInfo() })),
+  );
+  installWindowErrorHandlers(isPresentedError);
+  if (isDebugMode()) Object.assign(window, { photorelayDebug: { showFatalError } });
+  return { queryClient, router: createAppRouter() };
+}
+
+export function App() {
+  const [{ queryClient, router }] = useState(createAppState);
+  return (
+    <StrictMode>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        <SnackbarProvider
+          maxSnack={3}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+          autoHideDuration={6000}
+        >
+          <FatalErrorBoundary>
+            <QueryClientProvider client={queryClient}>
+              <RouterProvider router={router} />
+            </QueryClientProvider>
+            <FatalErrorDialog />
+          </FatalErrorBoundary>
+        </SnackbarProvider>
+      </ThemeProvider>
+    </StrictMode>
+  );
+}

@@ -1,0 +1,67 @@
+import { type ComponentType, lazy } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { placeholderRoutes } from '../pages/coming-soon/placeholder-routes.tsx';
+import { RouteErrorElement } from './errors/fatal-error-dialog.tsx';
+import { AppLayout } from './layout.tsx';
+import { useSession } from './session.ts';
+
+/** Code-splits a screen that is a named export of its module. */
+function page<K extends string, P extends object>(
+  load: () => Promise<{ [key in K]: ComponentType<P> }>,
+  name: K,
+) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+const LandingPage = page(() => import('../pages/landing/landing-page.tsx'), 'LandingPage');
+const DashboardPage = page(() => import('../pages/dashboard/dashboard-page.tsx'), 'DashboardPage');
+const LoginPage = page(() => import('../pages/login/login-page.tsx'), 'LoginPage');
+const SignupPage = page(() => import('../pages/signup/signup-page.tsx'), 'SignupPage');
+const VerifyPage = page(() => import('../pages/verify/verify-page.tsx'), 'VerifyPage');
+const RecoverPage = page(() => import('../pages/recover/recover-page.tsx'), 'RecoverPage');
+const ResetPasswordPage = page(
+  () => import('../pages/reset-password/reset-password-page.tsx'),
+  'ResetPasswordPage',
+);
+const ProfilePage = page(() => import('../pages/profile/profile-page.tsx'), 'ProfilePage');
+const NoTeamPage = page(() => import('../pages/no-team/no-team-page.tsx'), 'NoTeamPage');
+const TeamNotReadyPage = page(
+  () => import('../pages/team-not-ready/team-not-ready-page.tsx'),
+  'TeamNotReadyPage',
+);
+const ImprintPage = page(() => import('../pages/legal/imprint-page.tsx'), 'ImprintPage');
+const PrivacyPage = page(() => import('../pages/legal/privacy-page.tsx'), 'PrivacyPage');
+const TermsPage = page(() => import('../pages/legal/terms-page.tsx'), 'TermsPage');
+const NotFoundPage = page(() => import('../pages/not-found/not-found-page.tsx'), 'NotFoundPage');
+
+/** '/' is the landing page for visitors and the dashboard for members (spec §2, reading A + B). */
+function HomeRoute() {
+  const session = useSession();
+  return session.status === 'loggedIn' ? <DashboardPage /> : <LandingPage />;
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteErrorElement />,
+    children: [
+      { path: '/', element: <HomeRoute /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/signup', element: <SignupPage /> },
+      { path: '/verify', element: <VerifyPage /> },
+      { path: '/recover', element: <RecoverPage /> },
+      { path: '/resetPassword', element: <ResetPasswordPage /> },
+      { path: '/welcome', element: <ProfilePage variant="welcome" /> },
+      { path: '/userprofile', element: <ProfilePage variant="profile" /> },
+      { path: '/noteam', element: <NoTeamPage /> },
+      { path: '/teamnotready', element: <TeamNotReadyPage /> },
+      { path: '/imprint', element: <ImprintPage /> },
+      { path: '/privacy', element: <PrivacyPage /> },
+      { path: '/termsandconditions', element: <TermsPage /> },
+      ...placeholderRoutes,
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

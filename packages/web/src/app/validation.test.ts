@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { clampDrawerWidth } from './shell/drawer-width.ts';
+import { validateEmail, validatePassword, validateRepeat, validateRequired } from './validation.ts';
+
+describe('form rules (spec §5)', () => {
+  it('requires values', () => {
+    assert.equal(validateRequired('  '), 'required');
+    assert.equal(validateRequired('Ada'), null);
+  });
+
+  it('checks e-mail addresses', () => {
+    assert.equal(validateEmail(''), 'required');
+    assert.equal(validateEmail('ada@'), 'invalidEmail');
+    assert.equal(validateEmail('ada@example'), 'invalidEmail');
+    assert.equal(validateEmail('ada@example.com'), null);
+  });
+
+  it('needs passwords of at least 5 characters that match', () => {
+    assert.equal(validatePassword(''), 'required');
+    assert.equal(validatePassword('1234'), 'passwordTooShort');
+    assert.equal(validatePassword('12345'), null);
+    assert.equal(validateRepeat('12345', ''), 'required');
+    assert.equal(validateRepeat('12345', '12346'), 'passwordsNotEqual');
+    assert.equal(validateRepeat('12345', '12345'), null);
+  });
+});
+
+describe('drawer width (spec §9)', () => {
+  it('stays between 120 and 400 px', () => {
+    assert.equal(clampDrawerWidth(50), 120);
+    assert.equal(clampDrawerWidth(250.4), 250);
+    assert.equal(clampDrawerWidth(900), 400);
+    assert.equal(clampDrawerWidth(Number.NaN), 200);
+  });
+});

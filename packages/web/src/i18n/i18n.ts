@@ -1,0 +1,45 @@
+// i18next setup: en is default and fallback, de the second locale. The language comes from the
+// browser, can be switched in the app and is remembered in localStorage.
+import i18next from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import { initReactI18next } from 'react-i18next';
+import de from './de.json';
+import en from './en.json';
+
+export const supportedLanguages = ['en', 'de'] as const;
+export type AppLanguage = (typeof supportedLanguages)[number];
+export const languageStorageKey = 'photorelay.language';
+
+export const resources = { en, de } as const;
+export const namespaces = Object.keys(en) as (keyof typeof en)[];
+
+export const currentLanguage = (): AppLanguage => (i18next.resolvedLanguage === 'de' ? 'de' : 'en');
+
+void i18next
+  .use(LanguageDetector)
+  .use(initReactI18next)
+  .init({
+    resources,
+    ns: namespaces,
+    defaultNS: 'common',
+    fallbackLng: 'en',
+    supportedLngs: [...supportedLanguages],
+    nonExplicitSupportedLngs: true,
+    load: 'languageOnly',
+    initAsync: false,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    detection: {
+      order: ['localStorage', 'navigator'],
+      lookupLocalStorage: languageStorageKey,
+      caches: ['localStorage'],
+    },
+  });
+
+const syncDocumentLanguage = () => {
+  document.documentElement.lang = currentLanguage();
+};
+syncDocumentLanguage();
+i18next.on('languageChanged', syncDocumentLanguage);
+
+export default i18next;

@@ -1,0 +1,106 @@
+// /recover (spec §2, §4 'Password recovery', §5 'Recover'): request a link to set a new password.
+import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
+import { Alert, Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
+import { limits } from '@photorelay/contract/limits';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { useRequestPasswordReset } from '../../api/account.ts';
+import { ApiError } from '../../api/client.ts';
+import { AuthCard, StatusCard } from '../../app/page.tsx';
+import { useFormFields } from '../../app/use-form-fields.ts';
+import { validateEmail } from '../../app/validation.ts';
+import { currentLanguage } from '../../i18n/i18n.ts';
+
+function EmailSent() {
+  const { t } = useTranslation('recover');
+  return (
+    <StatusCard
+      icon={<MarkEmailReadOutlinedIcon />}
+      tone="success"
+      title={t('sent.title')}
+      text={t('sent.text')}
+      testId="recover-sent"
+      actions={
+        <Button component={RouterLink} to="/login" variant="contained">
+          {t('backToLogin')}
+        </Button>
+      }
+    />
+  );
+}
+
+export function RecoverPage() {
+  const { t } = useTranslation('recover');
+  const { t: tv } = useTranslation('validation');
+  const form = useFormFields({ email: '' });
+  const request = useRequestPasswordReset({ handlesError: (error) => error instanceof ApiError });
+  const [problem, setProblem] = useState<'somethingWrong' | 'tooManyRequests' | null>(null);
+  const [sent, setSent] = useState(false);
+  const error = validateEmail(form.values.email);
+  const shownError = form.shown('email', error);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.touchAll();
+    if (error) return;
+    setProblem(null);
+    request.mutate(
+      { email: form.values.email.trim(), language: currentLanguage() },
+      {
+        onSuccess: (answer) => (answer.result === 'OK' ? setSent(true) : setProblem('somethingWrong')),
+        onError: (failure) => setProblem(isTooMany(failure) ? 'tooManyRequests' : 'somethingWrong'),
+      },
+    );
+  };
+
+  if (sent) return <EmailSent />;
+
+  return (
+    <AuthCard
+      title={t('title')}
+      subtitle={t('subtitle')}
+      testId="recover-page"
+      footer={
+        <Link component={RouterLink} to="/login" underline="hover" variant="body2" sx={{ fontWeight: 600 }}>
+          {t('backToLogin')}
+        </Link>
+      }
+    >
+      <Box component="form" onSubmit={submit} noValidate>
+        <Stack spacing={2}>
+          {problem && (
+            <Alert severity="error" data-testid="recover-problem">
+              {t(`problems.${problem}`)}
+            </Alert>
+          )}
+          <TextField
+            label={t('email')}
+            type="email"
+            autoComplete="email"
+            required
+            autoFocus
+            {...form.bind('email')}
+            error={Boolean(shownError)}
+            helperText={shownError ? tv(shownError) : ' '}
+            slotProps={{ htmlInput: { maxLength: limits.emailField, 'data-testid': 'recover-email' } }}
+          />
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            disabled={Boolean(error) || request.isPending}
+            data-testid="recover-submit"
+          >
+            {t('submit')}
+          </Button>
+          <Typography variant="caption" color="text.secondary">
+            {t('hint')}
+          </Typography>
+        </Stack>
+      </Box>
+    </AuthCard>
+  );
+}
+
+const isTooMany = (error: Error) => error instanceof ApiError && error.code === 'TooManyRequests';

@@ -1,0 +1,150 @@
+// /resetPassword?token=..&selector=.. (spec §2, §4 'Reset', §5 'Reset password'): set a new password.
+import LinkOffIcon from '@mui/icons-material/LinkOff';
+import LockResetIcon from '@mui/icons-material/LockReset';
+import TaskAltIcon from '@mui/icons-material/TaskAlt';
+import { Alert, Box, Button, Link, Stack, TextField } from '@mui/material';
+import { limits } from '@photorelay/contract/limits';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useResetPassword } from '../../api/account.ts';
+import { ApiError } from '../../api/client.ts';
+import { AuthCard, StatusCard } from '../../app/page.tsx';
+import { useCompleteLogin } from '../../app/session.ts';
+import { useFormFields } from '../../app/use-form-fields.ts';
+import { hasErrors, validatePassword, validateRepeat } from '../../app/validation.ts';
+
+export function ResetPasswordPage() {
+  const { t } = useTranslation('resetPassword');
+  const { t: tv } = useTranslation('validation');
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const selector = params.get('selector') ?? '';
+  const form = useFormFields({ password: '', repeat: '' });
+  const reset = useResetPassword({ handlesError: (error) => error instanceof ApiError });
+  const completeLogin = useCompleteLogin();
+  const [problem, setProblem] = useState(false);
+  const [done, setDone] = useState(false);
+
+  const errors = {
+    password: validatePassword(form.values.password),
+    repeat: validateRepeat(form.values.password, form.values.repeat),
+  };
+  const invalid = hasErrors(errors);
+
+  if (!token || !selector) {
+    return (
+      <StatusCard
+        icon={<LinkOffIcon />}
+        tone="warning"
+        title={t('invalidParameters')}
+        documentTitle={t('title')}
+        text={t('requestNewLink')}
+        testId="reset-invalid"
+        actions={
+          <Button component={RouterLink} to="/recover" variant="contained">
+            {t('toRecover')}
+          </Button>
+        }
+      />
+    );
+  }
+
+  if (done) {
+    return (
+      <StatusCard
+        icon={<TaskAltIcon />}
+        tone="success"
+        title={t('sent.title')}
+        text={t('sent.text')}
+        testId="reset-done"
+        actions={
+          <Button component={RouterLink} to="/" variant="contained">
+            {t('sent.continue')}
+          </Button>
+        }
+      />
+    );
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.touchAll();
+    if (invalid) return;
+    setProblem(false);
+    reset.mutate(
+      { token, selector, password: form.values.password },
+      {
+        onSuccess: async (answer) => {
+          if (!answer.logged_in) return setProblem(true);
+          await completeLogin();
+          setDone(true);
+        },
+        onError: () => setProblem(true),
+      },
+    );
+  };
+
+  const fieldProps = (name: keyof typeof errors) => {
+    const error = form.shown(name, errors[name]);
+    return { ...form.bind(name), error: Boolean(error), helperText: error ? tv(error) : ' ' };
+  };
+
+  return (
+    <AuthCard title={t('title')} subtitle={t('subtitle')} testId="reset-page">
+      <Box component="form" onSubmit={submit} noValidate>
+        <Stack spacing={1.5}>
+          {problem && (
+            <Alert
+              severity="error"
+              data-testid="reset-problem"
+              action={
+                <Button component={RouterLink} to="/recover" color="inherit" size="small">
+                  {t('toRecover')}
+                </Button>
+              }
+            >
+              {t('somethingWrong')}
+            </Alert>
+          )}
+          <TextField
+            label={t('password')}
+            type="password"
+            autoComplete="new-password"
+            required
+            autoFocus
+            {...fieldProps('password')}
+            slotProps={{ htmlInput: { maxLength: limits.passwordMax, 'data-testid': 'reset-password' } }}
+          />
+          <TextField
+            label={t('repeatPassword')}
+            type="password"
+            autoComplete="new-password"
+            required
+            {...fieldProps('repeat')}
+            slotProps={{ htmlInput: { maxLength: limits.passwordMax, 'data-testid': 'reset-repeat' } }}
+          />
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            disabled={invalid || reset.isPending}
+            startIcon={<LockResetIcon />}
+            data-testid="reset-submit"
+          >
+            {t('submit')}
+          </Button>
+          <Link
+            component={RouterLink}
+            to="/login"
+            underline="hover"
+            variant="body2"
+            sx={{ textAlign: 'center', pt: 1 }}
+          >
+            {t('backToLogin')}
+          </Link>
+        </Stack>
+      </Box>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { catalog } from './catalog.ts';
+import { MetadataError } from './errors.ts';
+import { templateToXmpSidecar, xmpSidecarToTemplate } from './sidecar.ts';
+import { checkTemplate, templateNode } from './template.ts';
+import { fullTemplate, sharedData } from './test-support.ts';
+
+describe('XMP sidecar', () => {
+  it('holds every template value and reads back into the same values', () => {
+    const template = fullTemplate();
+    const xml = templateToXmpSidecar(template);
+    assert.ok(xml.startsWith('<?xpacket begin='));
+    const back = xmpSidecarToTemplate(xml);
+    const ours = checkTemplate(template).valuesByProperty;
+    const theirs = checkTemplate(back).valuesByProperty;
+    for (const def of catalog) {
+      assert.deepEqual(
+        templateNode(def, theirs.get(def.id) ?? []),
+        templateNode(def, ours.get(def.id) ?? []),
+        def.id,
+      );
+    }
+  });
+
+  it('keeps variables as written, and skips empty values', () => {
+    const xml = templateToXmpSidecar({
+      modes: { headline: 'off' },
+      values: [
+        { propertytypeids: 'headline', value: '{city}: =gb12=' },
+        { propertytypeids: 'cityName', value: '' },
+      ],
+    });
+    assert.deepEqual(xmpSidecarToTemplate(xml), {
+      modes: { headline: 'replace' },
+      values: [{ propertytypeids: 'headline', value: '{city}: =gb12=' }],
+    });
+  });
+
+  it('reads a sidecar written by another application (legacy prefixes, rdf:about)', () => {
+    const template = xmpSidecarToTemplate(
+      readFileSync(path.join(sharedData, 'xmp/exiv2-StaffPhotographer-Example.xmp')),
+    );
+    const value = (id: string): string[] =>
+      template.values.filter((entry) => entry.propertytypeids === id).map((entry) => entry.value);
+    assert.deepEqual(value('headline'), ['Farmer planting onions']);
+    assert.deepEqual(value('cityName'), ['Watseka']);
+    assert.deepEqual(value('creatorContactInfo,city'), ['Boston']);
+    assert.ok(value('keywords').includes('onions'));
+    assert.equal(template.modes.headline, 'replace');
+  });
+
+  it('refuses a file that is not XMP', () => {
+    assert.throws(
+      () => xmpSidecarToTemplate('{"json": true}'),
+      (error: unknown) => error instanceof MetadataError,
+    );
+    assert.throws(
+      () => xmpSidecarToTemplate('<!DOCTYPE x><x/>'),
+      (error: unknown) => error instanceof MetadataError && error.code === 'XML_DOCTYPE',
+    );
+  });
+});

@@ -1,0 +1,135 @@
+// Stamping: one pass over a JPEG stream that reads its metadata, applies the template and
+// writes XMP plus IPTC-IIM in sync, copying everything else byte for byte.
+import type { Readable, Writable } from 'node:stream';
+import { WritableSink } from './byte-stream.ts';
+import {
+  IPTC_DIGEST_ID,
+  IPTC_RESOURCE_ID,
+  iimDigest,
+  type PhotoshopResource,
+  photoshopSegmentPayloads,
+  serializeIim,
+  serializePhotoshopResources,
+} from './iim.ts';
+import { reconcileIimIntoXmp, syncIimFromXmp } from './iim-mapping.ts';
+import {
+  defaultLimits,
+  encodeSegment,
+  type JpegMetadata,
+  MAX_SEGMENT_PAYLOAD,
+  type MetadataLimits,
+  rewriteJpeg,
+} from './jpeg.ts';
+import { applyTemplate } from './merge.ts';
+import { parseMetadata } from './parsed-metadata.ts';
+import { checkTemplate, type Template } from './template.ts';
+import { pictureFacts, type VariableOptions } from './variables.ts';
+import { xmpSegments } from './xmp-jpeg.ts';
+
+const APP13 = 0xed;
+
+export interface StampOptions extends VariableOptions {
+  limits?: Partial<MetadataLimits>;
+}
+
+export interface StampResult {
+  warnings: string[];
+  unknownVariables: string[];
+}
+
+/** Photoshop resources with the new IIM block and its digest; other resources keep their order. */
+function withIim(resources: readonly PhotoshopResource[], iimBlock: Buffer): PhotoshopResource[] {
+  const updated: PhotoshopResource = {
+    signature: '8BIM',
+    id: IPTC_RESOURCE_ID,
+    name: Buffer.alloc(0),
+    data: iimBlock,
+  };
+  const digest: PhotoshopResource = {
+    signature: '8BIM',
+    id: IPTC_DIGEST_ID,
+    name: Buffer.alloc(0),
+    data: iimDigest(iimBlock),
+  };
+  const out = resources.map((resource) =>
+    resource.id === IPTC_RESOURCE_ID
+      ? { ...resource, data: iimBlock }
+      : resource.id === IPTC_DIGEST_ID
+        ? { ...resource, data: digest.data }
+        : resource,
+  );
+  if (!out.some((resource) => resource.id === IPTC_RESOURCE_ID)) out.push(updated);
+  if (!out.some((resource) => resource.id === IPTC_DIGEST_ID)) out.push(digest);
+  return out;
+}
+
+interface StampedSegments extends StampResult {
+  segments: Buffer[];
+}
+
+/** The new metadata segments (XMP APP1s, Photoshop APP13s) for a file's metadata and a template. */
+function stampSegments(
+  meta: JpegMetadata,
+  template: Template,
+  options: VariableOptions = {},
+): StampedSegments {
+  const parsed = parseMetadata(meta);
+  const { packet, iim } = parsed;
+  const facts = pictureFacts(parsed.exif, parsed.hadXmp ? packet : undefined);
+  reconcileIimIntoXmp(packet, iim);
+  const applied = applyTemplate(packet, template, options, facts);
+  const synced = syncIimFromXmp(packet, iim);
+  const segments = xmpSegments(packet);
+  // A file without Photoshop resources gets them only when there is IIM data to carry,
+  // not for the bare character-set and record-version datasets.
+  const carriesData = synced.datasets.some(
+    (entry) => !(entry.record === 1 && entry.dataset === 90) && !(entry.record === 2 && entry.dataset === 0),
+  );
+  if (parsed.resources.length > 0 || carriesData) {
+    const irb = serializePhotoshopResources(withIim(parsed.resources, serializeIim(synced.datasets)));
+    for (const payload of photoshopSegmentPayloads(irb, MAX_SEGMENT_PAYLOAD))
+      segments.push(encodeSegment(APP13, payload));
+  }
+  return {
+    segments,
+    warnings: [...parsed.warnings, ...applied.warnings, ...synced.warnings],
+    unknownVariables: applied.unknownVariables,
+  };
+}
+
+/**
+ * Stamps a JPEG: reads `input`, writes the stamped file to `output` and ends it. Only the
+ * metadata segments are held in memory. Rejects with MetadataError for input that is not a
+ * usable JPEG, after destroying `output` (the caller deletes the partial file).
+ */
+export async function stampJpeg(
+  input: Readable | AsyncIterable<Uint8Array>,
+  output: Writable,
+  template: Template,
+  options: StampOptions = {},
+): Promise<StampResult> {
+  const sink = new WritableSink(output);
+  try {
+    checkTemplate(template); // refuse a bad template before touching the output
+    let stamped: StampedSegments | undefined;
+    const meta = await rewriteJpeg(
+      input,
+      sink,
+      (found) => {
+        stamped = stampSegments(found, template, options);
+        return stamped.segments;
+      },
+      { ...defaultLimits, ...options.limits },
+    );
+    await sink.end();
+    const warnings = stamped?.warnings ?? [];
+    // Segments dropped after the metadata was written are only known at the end.
+    for (const warning of meta.warnings) if (!warnings.includes(warning)) warnings.push(warning);
+    return { warnings, unknownVariables: stamped?.unknownVariables ?? [] };
+  } catch (error) {
+    sink.abort();
+    // rewriteJpeg closes the input it read from; a template refused up front never got that far.
+    if ('destroy' in input && typeof input.destroy === 'function') input.destroy();
+    throw error;
+  }
+}

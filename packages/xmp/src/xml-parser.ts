@@ -1,0 +1,376 @@
+// A small, strict XML parser for XMP packets: elements, attributes, namespaces, text, CDATA,
+// comments and processing instructions. No DTDs: DOCTYPE and ENTITY declarations are refused,
+// so entity expansion attacks and external entities cannot happen. Iterative (no recursion),
+// with a depth limit, so hostile input cannot overflow the stack.
+import { MetadataError } from './errors.ts';
+
+export interface XmlName {
+  /** As written, e.g. 'rdf:li'. */
+  qname: string;
+  prefix: string;
+  local: string;
+  /** Namespace URI; '' for an unprefixed attribute or an element without a default namespace. */
+  ns: string;
+}
+
+export interface XmlAttribute extends XmlName {
+  value: string;
+}
+
+export interface XmlElement extends XmlName {
+  kind: 'element';
+  attributes: XmlAttribute[];
+  children: XmlChild[];
+}
+
+export interface XmlText {
+  kind: 'text';
+  value: string;
+}
+
+export type XmlChild = XmlElement | XmlText;
+
+export interface XmlProcessingInstruction {
+  target: string;
+  data: string;
+}
+
+export interface XmlDocument {
+  root: XmlElement;
+  processingInstructions: XmlProcessingInstruction[];
+}
+
+export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+const MAX_DEPTH = 256;
+
+// Characters XML 1.0 cannot carry at all, and lone UTF-16 surrogates that UTF-8 cannot encode.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding the control characters XML forbids is the point
+const invalidXmlChars = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above
+const needsSanitizing = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+/**
+ * Removes what XML cannot represent (control characters some writers leave in captions) and
+ * replaces lone surrogates. Applied when reading and when writing, so a round trip is exact.
+ */
+export function sanitizeXmlText(value: string): string {
+  if (!needsSanitizing.test(value)) return value; // the common case, one cheap scan
+  return value.replace(invalidXmlChars, '').replace(loneSurrogate, '\uFFFD');
+}
+
+const predefinedEntities: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+function xmlError(message: string, position: number): never {
+  throw new MetadataError('INVALID_XML', `${message} at offset ${position}`);
+}
+
+function isWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** A name: everything but markup delimiters, quotes and whitespace (XMP names are ASCII anyway). */
+const namePattern = /[^\s<>/="'&?!]+/y;
+
+function isXmlChar(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
+
+/** Replaces entity and character references; refuses unknown entities. */
+export function decodeEntities(raw: string, position = 0): string {
+  if (!raw.includes('&')) return raw;
+  let out = '';
+  let last = 0;
+  let amp = raw.indexOf('&');
+  while (amp >= 0) {
+    const semi = raw.indexOf(';', amp);
+    if (semi < 0 || semi - amp > 12) xmlError('unterminated entity reference', position + amp);
+    const name = raw.slice(amp + 1, semi);
+    let replacement: string | undefined;
+    if (name.startsWith('#')) {
+      const hex = name[1] === 'x';
+      const digits = name.slice(hex ? 2 : 1);
+      const valid = hex ? /^[0-9a-fA-F]+$/.test(digits) : /^[0-9]+$/.test(digits);
+      const code = valid ? Number.parseInt(digits, hex ? 16 : 10) : Number.NaN;
+      if (!isXmlChar(code)) xmlError(`invalid character reference &${name};`, position + amp);
+      replacement = String.fromCodePoint(code);
+    } else {
+      replacement = predefinedEntities[name];
+      if (replacement === undefined) xmlError(`unknown entity &${name};`, position + amp);
+    }
+    out += raw.slice(last, amp) + replacement;
+    last = semi + 1;
+    amp = raw.indexOf('&', last);
+  }
+  return out + raw.slice(last);
+}
+
+interface OpenElement {
+  element: XmlElement;
+  scope: Map<string, string> | undefined;
+}
+
+class Parser {
+  private pos = 0;
+  private readonly stack: OpenElement[] = [];
+  private readonly scopes: Array<Map<string, string>> = [new Map([['xml', XML_NS]])];
+  private root: XmlElement | undefined;
+  readonly processingInstructions: XmlProcessingInstruction[] = [];
+
+  constructor(private readonly src: string) {}
+
+  parse(): XmlDocument {
+    const { src } = this;
+    while (this.pos < src.length) {
+      const lt = src.indexOf('<', this.pos);
+      if (lt < 0) {
+        this.text(src.slice(this.pos), this.pos);
+        this.pos = src.length;
+        break;
+      }
+      if (lt > this.pos) this.text(src.slice(this.pos, lt), this.pos);
+      this.pos = lt;
+      this.markup();
+    }
+    if (this.stack.length > 0)
+      xmlError(`element <${this.stack[this.stack.length - 1]?.element.qname}> not closed`, this.pos);
+    if (!this.root) xmlError('no root element', this.pos);
+    return { root: this.root, processingInstructions: this.processingInstructions };
+  }
+
+  private markup(): void {
+    const { src } = this;
+    const next = src.charCodeAt(this.pos + 1);
+    if (next === 0x2f) {
+      this.endTag(); // </
+      return;
+    }
+    if (next !== 0x3f && next !== 0x21) {
+      this.startTag(); // neither <? nor <!
+      return;
+    }
+    if (next === 0x3f) {
+      this.processingInstruction();
+      return;
+    }
+    if (src.startsWith('<!--', this.pos)) {
+      const end = src.indexOf('-->', this.pos + 4);
+      if (end < 0) xmlError('unterminated comment', this.pos);
+      this.pos = end + 3;
+      return;
+    }
+    if (src.startsWith('<![CDATA[', this.pos)) {
+      const end = src.indexOf(']]>', this.pos + 9);
+      if (end < 0) xmlError('unterminated CDATA section', this.pos);
+      this.appendText(src.slice(this.pos + 9, end), this.pos, false);
+      this.pos = end + 3;
+      return;
+    }
+    const word = src.slice(this.pos + 2, this.pos + 9).toUpperCase();
+    if (word.startsWith('DOCTYPE') || word.startsWith('ENTITY')) {
+      throw new MetadataError('XML_DOCTYPE', 'DOCTYPE and ENTITY declarations are not allowed in XMP');
+    }
+    xmlError('unexpected markup declaration', this.pos);
+  }
+
+  private processingInstruction(): void {
+    const end = this.src.indexOf('?>', this.pos + 2);
+    if (end < 0) xmlError('unterminated processing instruction', this.pos);
+    const body = this.src.slice(this.pos + 2, end);
+    const match = /^([^\s?]+)\s*([\s\S]*)$/.exec(body);
+    if (!match?.[1]) xmlError('processing instruction without target', this.pos);
+    this.processingInstructions.push({ target: match[1], data: match[2] ?? '' });
+    this.pos = end + 2;
+  }
+
+  private readName(): string {
+    namePattern.lastIndex = this.pos;
+    const match = namePattern.exec(this.src);
+    if (!match) xmlError('name expected', this.pos);
+    this.pos += match[0].length;
+    return match[0];
+  }
+
+  private skipWhitespace(): void {
+    while (this.pos < this.src.length && isWhitespace(this.src.charCodeAt(this.pos))) this.pos++;
+  }
+
+  private startTag(): void {
+    const tagStart = this.pos;
+    if (this.root && this.stack.length === 0) xmlError('content after the root element', tagStart);
+    if (this.stack.length >= MAX_DEPTH) {
+      throw new MetadataError('INVALID_XML', `XML nested deeper than ${MAX_DEPTH} levels`);
+    }
+    this.pos++;
+    const qname = this.readName();
+    const rawAttributes: Array<{ qname: string; value: string }> = [];
+    let selfClosing = false;
+    for (;;) {
+      const before = this.pos;
+      this.skipWhitespace();
+      const ch = this.src[this.pos];
+      if (ch === undefined) xmlError(`unterminated tag <${qname}>`, tagStart);
+      if (ch === '>') {
+        this.pos++;
+        break;
+      }
+      if (ch === '/') {
+        if (this.src[this.pos + 1] !== '>') xmlError('expected />', this.pos);
+        this.pos += 2;
+        selfClosing = true;
+        break;
+      }
+      if (this.pos === before) xmlError('whitespace expected between attributes', this.pos);
+      rawAttributes.push(this.attribute());
+    }
+    const scope = this.declareNamespaces(rawAttributes, tagStart);
+    const element: XmlElement = {
+      kind: 'element',
+      ...this.resolve(qname, true, tagStart),
+      attributes: this.resolveAttributes(rawAttributes, tagStart),
+      children: [],
+    };
+    const parent = this.stack[this.stack.length - 1];
+    if (parent) parent.element.children.push(element);
+    else this.root = element;
+    if (selfClosing) {
+      if (scope) this.scopes.pop();
+    } else {
+      this.stack.push({ element, scope });
+    }
+  }
+
+  private attribute(): { qname: string; value: string } {
+    const nameStart = this.pos;
+    const qname = this.readName();
+    this.skipWhitespace();
+    if (this.src[this.pos] !== '=') xmlError(`attribute ${qname} without value`, nameStart);
+    this.pos++;
+    this.skipWhitespace();
+    const quote = this.src[this.pos];
+    if (quote !== '"' && quote !== "'") xmlError(`attribute ${qname} value must be quoted`, this.pos);
+    const end = this.src.indexOf(quote, this.pos + 1);
+    if (end < 0) xmlError(`unterminated value of attribute ${qname}`, this.pos);
+    const raw = this.src.slice(this.pos + 1, end);
+    if (raw.includes('<')) xmlError(`'<' in value of attribute ${qname}`, this.pos);
+    // Attribute-value normalisation: literal tabs and newlines become spaces (XML 1.0 §3.3.3).
+    const normalised = raw.includes('\n') || raw.includes('\t') ? raw.replace(/[\t\n]/g, ' ') : raw;
+    const value = decodeEntities(normalised, this.pos + 1);
+    this.pos = end + 1;
+    return { qname, value };
+  }
+
+  private declareNamespaces(
+    attrs: Array<{ qname: string; value: string }>,
+    at: number,
+  ): Map<string, string> | undefined {
+    let scope: Map<string, string> | undefined;
+    for (const { qname, value } of attrs) {
+      if (qname !== 'xmlns' && !qname.startsWith('xmlns:')) continue;
+      const prefix = qname === 'xmlns' ? '' : qname.slice(6);
+      if (prefix === 'xmlns' || (prefix === 'xml' && value !== XML_NS))
+        xmlError(`reserved prefix ${prefix}`, at);
+      if (prefix !== '' && value === '') xmlError(`empty namespace for prefix ${prefix}`, at);
+      scope ??= new Map();
+      scope.set(prefix, value);
+    }
+    if (scope) this.scopes.push(scope);
+    return scope;
+  }
+
+  private lookup(prefix: string): string | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const uri = this.scopes[i]?.get(prefix);
+      if (uri !== undefined) return uri;
+    }
+    return undefined;
+  }
+
+  private resolve(qname: string, isElement: boolean, at: number): XmlName {
+    const colon = qname.indexOf(':');
+    if (colon !== qname.lastIndexOf(':') || colon === 0 || colon === qname.length - 1) {
+      xmlError(`malformed name ${qname}`, at);
+    }
+    if (colon < 0) {
+      return { qname, prefix: '', local: qname, ns: isElement ? (this.lookup('') ?? '') : '' };
+    }
+    const prefix = qname.slice(0, colon);
+    const ns = prefix === 'xmlns' ? XMLNS_NS : this.lookup(prefix);
+    if (ns === undefined) xmlError(`undeclared namespace prefix ${prefix}`, at);
+    return { qname, prefix, local: qname.slice(colon + 1), ns };
+  }
+
+  private resolveAttributes(raw: Array<{ qname: string; value: string }>, at: number): XmlAttribute[] {
+    const attributes: XmlAttribute[] = [];
+    for (const { qname, value } of raw) {
+      const name = this.resolve(qname, false, at);
+      // Elements have few attributes: a linear check beats building a set.
+      if (attributes.some((other) => other.local === name.local && other.ns === name.ns)) {
+        xmlError(`duplicate attribute ${qname}`, at);
+      }
+      attributes.push({ qname: name.qname, prefix: name.prefix, local: name.local, ns: name.ns, value });
+    }
+    return attributes;
+  }
+
+  private endTag(): void {
+    const start = this.pos;
+    this.pos += 2;
+    const qname = this.readName();
+    this.skipWhitespace();
+    if (this.src[this.pos] !== '>') xmlError(`malformed end tag </${qname}`, start);
+    this.pos++;
+    const open = this.stack.pop();
+    if (!open) xmlError(`unexpected end tag </${qname}>`, start);
+    if (open.element.qname !== qname)
+      xmlError(`end tag </${qname}> does not match <${open.element.qname}>`, start);
+    if (open.scope) this.scopes.pop();
+  }
+
+  private text(raw: string, at: number): void {
+    this.appendText(raw, at, true);
+  }
+
+  private appendText(raw: string, at: number, decode: boolean): void {
+    const parent = this.stack[this.stack.length - 1];
+    if (!parent) {
+      if (/\S/.test(raw)) xmlError('text outside the root element', at);
+      return;
+    }
+    if (decode && raw.includes(']]>')) xmlError("']]>' in text", at);
+    const value = decode ? decodeEntities(raw, at) : raw;
+    const children = parent.element.children;
+    const last = children[children.length - 1];
+    if (last?.kind === 'text') last.value += value;
+    else children.push({ kind: 'text', value });
+  }
+}
+
+/**
+ * Parses an XML document held in a string. Line ends are normalised first (XML 1.0 §2.11) and
+ * characters XML does not allow are dropped.
+ * Throws MetadataError INVALID_XML or XML_DOCTYPE.
+ */
+export function parseXml(source: string): XmlDocument {
+  const text = sanitizeXmlText(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
+  return new Parser(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).parse();
+}
+
+/** Concatenated text children of an element. */
+export function textContent(element: XmlElement): string {
+  let out = '';
+  for (const child of element.children) if (child.kind === 'text') out += child.value;
+  return out;
+}
+
+export function childElements(element: XmlElement): XmlElement[] {
+  return element.children.filter((child): child is XmlElement => child.kind === 'element');
+}

@@ -1,0 +1,244 @@
+// Reads an XMP packet (RDF/XML) into the XMP data model. Every RDF form XMP allows gives the
+// same model: property attributes, nested rdf:Description, rdf:parseType="Resource", rdf:value
+// with qualifiers, several rdf:Description elements, rdf:resource. Properties we do not know
+// are kept as they are, so writing the packet back loses nothing.
+import { MetadataError } from './errors.ts';
+import {
+  childElements,
+  parseXml,
+  textContent,
+  XML_NS,
+  type XmlAttribute,
+  type XmlElement,
+} from './xml-parser.ts';
+import {
+  emptyPacket,
+  findField,
+  RDF_NS,
+  XMP_META_NS,
+  type XmpField,
+  type XmpNode,
+  type XmpPacket,
+} from './xmp-model.ts';
+
+const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+const RDF_SYNTAX_ATTRS = new Set([
+  'about',
+  'ID',
+  'nodeID',
+  'parseType',
+  'resource',
+  'datatype',
+  'bagID',
+  'aboutEach',
+]);
+
+function invalid(message: string): never {
+  throw new MetadataError('INVALID_XMP', message);
+}
+
+function hasPrefix(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return prefix.every((byte, index) => bytes[index] === byte);
+}
+
+/**
+ * Bytes of a packet to text. UTF-8 is the norm; UTF-16 (found in old files) is recognised by
+ * its byte order mark or by '<' encoded on two bytes. Invalid UTF-8 is refused.
+ */
+export function decodeXmpBytes(bytes: Uint8Array): string {
+  let encoding = 'utf-8';
+  let skip = 0;
+  if (hasPrefix(bytes, [0xfe, 0xff])) [encoding, skip] = ['utf-16be', 2];
+  else if (hasPrefix(bytes, [0xff, 0xfe])) [encoding, skip] = ['utf-16le', 2];
+  else if (hasPrefix(bytes, [0x00, 0x3c])) encoding = 'utf-16be';
+  else if (hasPrefix(bytes, [0x3c, 0x00])) encoding = 'utf-16le';
+  else if (hasPrefix(bytes, [0xef, 0xbb, 0xbf])) skip = 3;
+  // Some writers pad the packet with NUL characters; they are not XML.
+  const unit = encoding === 'utf-8' ? 1 : 2;
+  let end = bytes.length - ((bytes.length - skip) % unit);
+  while (end - unit >= skip && bytes.subarray(end - unit, end).every((byte) => byte === 0)) end -= unit;
+  try {
+    return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes.subarray(skip, end));
+  } catch {
+    throw new MetadataError(
+      'INVALID_UTF8',
+      `XMP packet is not valid ${encoding === 'utf-8' ? 'UTF-8' : encoding.toUpperCase()}`,
+    );
+  }
+}
+
+function isRdf(element: XmlElement, local: string): boolean {
+  return element.ns === RDF_NS && element.local === local;
+}
+
+function findRdfRoot(element: XmlElement): XmlElement | undefined {
+  if (isRdf(element, 'RDF')) return element;
+  for (const child of childElements(element)) {
+    const found = findRdfRoot(child);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function collectPrefixes(element: XmlElement, prefixes: Map<string, string>): void {
+  for (const attr of element.attributes) {
+    if (attr.ns === XMLNS_NS && attr.value !== '' && !prefixes.has(attr.value))
+      prefixes.set(attr.value, attr.local);
+  }
+  for (const child of childElements(element)) collectPrefixes(child, prefixes);
+}
+
+function rdfAttr(element: XmlElement, local: string): string | undefined {
+  // Old toolkits wrote about="" without the rdf prefix.
+  return element.attributes.find(
+    (attr) => (attr.ns === RDF_NS || (attr.ns === '' && local === 'about')) && attr.local === local,
+  )?.value;
+}
+
+function langOf(element: XmlElement): string | undefined {
+  return element.attributes.find((attr) => attr.ns === XML_NS && attr.local === 'lang')?.value;
+}
+
+/** Attributes that stand for properties or fields (not RDF syntax, xml:*, xmlns). */
+function propertyAttributes(element: XmlElement): XmlAttribute[] {
+  return element.attributes.filter((attr) => {
+    if (attr.ns === XMLNS_NS || attr.ns === XML_NS) return false;
+    if (attr.ns === RDF_NS) return !RDF_SYNTAX_ATTRS.has(attr.local) && attr.local !== 'type';
+    if (attr.ns === '') return attr.local !== 'about';
+    return true;
+  });
+}
+
+function fieldFromAttribute(attr: XmlAttribute): XmpField {
+  if (attr.ns === '') invalid(`attribute ${attr.qname} has no namespace`);
+  return { ns: attr.ns, name: attr.local, node: { kind: 'simple', value: attr.value } };
+}
+
+function withLang(node: XmpNode, lang: string | undefined): XmpNode {
+  if (lang !== undefined && node.lang === undefined) node.lang = lang;
+  return node;
+}
+
+/** A structure whose fields include rdf:value is a qualified value: the value plus qualifiers. */
+function structOrQualified(fields: XmpField[], lang: string | undefined): XmpNode {
+  const value = findField(fields, RDF_NS, 'value');
+  if (!value) return withLang({ kind: 'struct', fields }, lang);
+  const qualifiers = fields.filter((field) => field !== value);
+  const node = withLang(value.node, lang);
+  if (qualifiers.length > 0) node.qualifiers = [...(node.qualifiers ?? []), ...qualifiers];
+  return node;
+}
+
+function fieldsOfElements(elements: XmlElement[]): XmpField[] {
+  const fields: XmpField[] = [];
+  for (const child of elements) {
+    if (child.ns === '') invalid(`element <${child.qname}> has no namespace`);
+    if (child.ns === RDF_NS && child.local !== 'value') invalid(`unexpected <${child.qname}> in a structure`);
+    fields.push({ ns: child.ns, name: child.local, node: parseValue(child) });
+  }
+  return fields;
+}
+
+/** rdf:Description (or a typed node) used as a value: attributes and children are its fields. */
+function parseNodeElement(node: XmlElement, lang: string | undefined): XmpNode {
+  const fields = [
+    ...propertyAttributes(node).map(fieldFromAttribute),
+    ...fieldsOfElements(childElements(node)),
+  ];
+  return structOrQualified(fields, lang);
+}
+
+function parseArray(container: XmlElement, lang: string | undefined): XmpNode {
+  const items: XmpNode[] = [];
+  for (const li of childElements(container)) {
+    if (!isRdf(li, 'li')) invalid(`<${li.qname}> inside rdf:${container.local}, expected rdf:li`);
+    items.push(parseValue(li));
+  }
+  return withLang({ kind: 'array', form: container.local as 'Bag' | 'Seq' | 'Alt', items }, lang);
+}
+
+/** The value of a property element, a structure field, a qualifier or an array item. */
+function parseValue(element: XmlElement): XmpNode {
+  const lang = langOf(element);
+  const parseType = rdfAttr(element, 'parseType');
+  const resource = rdfAttr(element, 'resource');
+  const attrs = propertyAttributes(element);
+  const children = childElements(element);
+
+  if (parseType === 'Resource') {
+    return structOrQualified([...attrs.map(fieldFromAttribute), ...fieldsOfElements(children)], lang);
+  }
+  if (parseType !== undefined && parseType !== 'Literal') invalid(`unsupported rdf:parseType="${parseType}"`);
+  if (resource !== undefined) {
+    const node: XmpNode = { kind: 'simple', value: resource, isUri: true };
+    if (attrs.length > 0) node.qualifiers = attrs.map(fieldFromAttribute);
+    return withLang(node, lang);
+  }
+  if (children.length === 0) {
+    const text = textContent(element);
+    // An empty element with property attributes is the short form of a structure.
+    if (attrs.length > 0 && text.trim() === '') return structOrQualified(attrs.map(fieldFromAttribute), lang);
+    const node: XmpNode = { kind: 'simple', value: text };
+    if (attrs.length > 0) node.qualifiers = attrs.map(fieldFromAttribute);
+    return withLang(node, lang);
+  }
+  if (textContent(element).trim() !== '') invalid(`<${element.qname}> mixes text and elements`);
+  const [first] = children;
+  if (children.length === 1 && first) {
+    if (first.ns === RDF_NS && (first.local === 'Bag' || first.local === 'Seq' || first.local === 'Alt')) {
+      return parseArray(first, lang);
+    }
+    if (isRdf(first, 'Description') || (first.ns !== RDF_NS && isTypedNode(first))) {
+      return parseNodeElement(first, lang);
+    }
+  }
+  // Fields written without rdf:parseType="Resource": not strict RDF, but seen in the wild.
+  return structOrQualified([...attrs.map(fieldFromAttribute), ...fieldsOfElements(children)], lang);
+}
+
+/** A typed node (<ns:Type rdf:about=...>) rather than a field; recognised by RDF attributes on it. */
+function isTypedNode(element: XmlElement): boolean {
+  return element.attributes.some(
+    (attr) => attr.ns === RDF_NS && (attr.local === 'about' || attr.local === 'nodeID'),
+  );
+}
+
+function addProperty(packet: XmpPacket, field: XmpField): void {
+  // The same property twice (in two rdf:Description elements) is invalid XMP; the first wins.
+  if (!findField(packet.properties, field.ns, field.name)) packet.properties.push(field);
+}
+
+/** Parses packet text or bytes. Throws MetadataError (INVALID_UTF8, XML_DOCTYPE, INVALID_XML, INVALID_XMP). */
+export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
+  const text = typeof input === 'string' ? input : decodeXmpBytes(input);
+  const { root } = parseXml(text);
+  const packet = emptyPacket();
+  if (root.ns === XMP_META_NS) {
+    const toolkit = root.attributes.find(
+      (attr) => attr.ns === XMP_META_NS && (attr.local === 'xmptk' || attr.local === 'xaptk'),
+    );
+    if (toolkit) packet.toolkit = toolkit.value;
+  }
+  collectPrefixes(root, packet.prefixes);
+  const rdf = findRdfRoot(root);
+  if (!rdf) {
+    if (root.ns === XMP_META_NS) return packet; // an empty x:xmpmeta
+    invalid('no rdf:RDF element in XMP packet');
+  }
+  let aboutSet = false;
+  for (const description of childElements(rdf)) {
+    if (description.ns === '') invalid(`element <${description.qname}> has no namespace`);
+    const about = rdfAttr(description, 'about');
+    if (about && !aboutSet) {
+      packet.about = about;
+      aboutSet = true;
+    }
+    for (const attr of propertyAttributes(description)) addProperty(packet, fieldFromAttribute(attr));
+    for (const child of childElements(description)) {
+      if (child.ns === '') invalid(`property <${child.qname}> has no namespace`);
+      if (child.ns === RDF_NS) invalid(`unexpected <${child.qname}> as a property`);
+      addProperty(packet, { ns: child.ns, name: child.local, node: parseValue(child) });
+    }
+  }
+  return packet;
+}

@@ -1,0 +1,200 @@
+// Writes the XMP data model as a packet in the canonical form Adobe's toolkit and ExifTool
+// write: one rdf:Description, arrays as rdf:Bag/Seq/Alt, structures with
+// rdf:parseType="Resource", qualifiers through rdf:value. Prefixes the input used are kept.
+import { catalogNamespaces } from './catalog.ts';
+import { sanitizeXmlText } from './xml-parser.ts';
+import { RDF_NS, XMP_META_NS, type XmpField, type XmpNode, type XmpPacket } from './xmp-model.ts';
+
+export interface SerializeOptions {
+  /** Bytes of whitespace before the trailer, so editors can grow the packet in place. Default 2048. */
+  padding?: number;
+  /** Write the <?xpacket?> wrapper. Default true. */
+  wrapper?: boolean;
+  /** x:xmptk value when the packet has none. */
+  toolkit?: string;
+}
+
+const DEFAULT_TOOLKIT = 'PhotoRelay XMP';
+
+const wellKnownPrefixes: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(catalogNamespaces).map(([prefix, uri]) => [uri, prefix])),
+  'http://ns.adobe.com/xap/1.0/mm/': 'xmpMM',
+  'http://ns.adobe.com/xap/1.0/sType/ResourceEvent#': 'stEvt',
+  'http://ns.adobe.com/xap/1.0/sType/ResourceRef#': 'stRef',
+  'http://ns.adobe.com/tiff/1.0/': 'tiff',
+  'http://cipa.jp/exif/1.0/': 'exifEX',
+  'http://ns.adobe.com/exif/1.0/aux/': 'aux',
+  'http://ns.adobe.com/camera-raw-settings/1.0/': 'crs',
+  'http://ns.adobe.com/xmp/note/': 'xmpNote',
+  'http://ns.adobe.com/lightroom/1.0/': 'lr',
+  'http://ns.camerabits.com/photomechanic/1.0/': 'photomechanic',
+  'http://www.metadataworkinggroup.com/schemas/regions/': 'mwg-rs',
+  'http://ns.adobe.com/xmp/sType/Area#': 'stArea',
+  'http://ns.adobe.com/xap/1.0/sType/Dimensions#': 'stDim',
+  'http://ns.adobe.com/pdf/1.3/': 'pdf',
+};
+
+const reservedPrefixes = new Set(['rdf', 'x', 'xml', 'xmlns']);
+const validPrefix = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+function escapeText(value: string): string {
+  return sanitizeXmlText(value).replace(/[&<>\r]/g, (ch) =>
+    ch === '&' ? '&amp;' : ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : '&#xD;',
+  );
+}
+
+function escapeAttr(value: string): string {
+  return sanitizeXmlText(value).replace(/[&<>"\t\n\r]/g, (ch) => {
+    switch (ch) {
+      case '&':
+        return '&amp;';
+      case '<':
+        return '&lt;';
+      case '>':
+        return '&gt;';
+      case '"':
+        return '&quot;';
+      case '\t':
+        return '&#x9;';
+      case '\n':
+        return '&#xA;';
+      default:
+        return '&#xD;';
+    }
+  });
+}
+
+function collectNamespaces(fields: readonly XmpField[], into: Set<string>): void {
+  for (const field of fields) {
+    into.add(field.ns);
+    collectNodeNamespaces(field.node, into);
+  }
+}
+
+function collectNodeNamespaces(node: XmpNode, into: Set<string>): void {
+  if (node.qualifiers) collectNamespaces(node.qualifiers, into);
+  if (node.kind === 'array') for (const item of node.items) collectNodeNamespaces(item, into);
+  if (node.kind === 'struct') collectNamespaces(node.fields, into);
+}
+
+/** A distinct prefix for every namespace: the one the input used, a well-known one, or nsN. */
+function assignPrefixes(packet: XmpPacket): Map<string, string> {
+  const uris = new Set<string>();
+  collectNamespaces(packet.properties, uris);
+  uris.delete(RDF_NS);
+  const byUri = new Map<string, string>();
+  const taken = new Set(reservedPrefixes);
+  let counter = 1;
+  for (const uri of uris) {
+    const candidates = [packet.prefixes.get(uri), wellKnownPrefixes[uri]];
+    let prefix = candidates.find(
+      (candidate) => candidate && validPrefix.test(candidate) && !taken.has(candidate),
+    );
+    while (!prefix) {
+      const generated = `ns${counter++}`;
+      if (!taken.has(generated)) prefix = generated;
+    }
+    taken.add(prefix);
+    byUri.set(uri, prefix);
+  }
+  return byUri;
+}
+
+class Writer {
+  private readonly parts: string[] = [];
+
+  constructor(private readonly prefixes: Map<string, string>) {}
+
+  qname(ns: string, name: string): string {
+    return ns === RDF_NS ? `rdf:${name}` : `${this.prefixes.get(ns)}:${name}`;
+  }
+
+  line(indent: number, text: string): void {
+    this.parts.push(`${' '.repeat(indent)}${text}\n`);
+  }
+
+  /** One element for a value: a property, a field, a qualifier or an array item (rdf:li). */
+  value(indent: number, tag: string, node: XmpNode): void {
+    const lang = node.lang === undefined ? '' : ` xml:lang="${escapeAttr(node.lang)}"`;
+    if (node.qualifiers && node.qualifiers.length > 0) {
+      // General qualifiers need the rdf:value form (XMP part 1, 7.9.2.5).
+      this.line(indent, `<${tag}${lang} rdf:parseType="Resource">`);
+      this.value(indent + 1, 'rdf:value', { ...node, lang: undefined, qualifiers: undefined });
+      for (const qualifier of node.qualifiers) {
+        this.value(indent + 1, this.qname(qualifier.ns, qualifier.name), qualifier.node);
+      }
+      this.line(indent, `</${tag}>`);
+      return;
+    }
+    if (node.kind === 'simple') {
+      if (node.isUri) this.line(indent, `<${tag}${lang} rdf:resource="${escapeAttr(node.value)}"/>`);
+      else this.line(indent, `<${tag}${lang}>${escapeText(node.value)}</${tag}>`);
+      return;
+    }
+    if (node.kind === 'array') {
+      this.line(indent, `<${tag}${lang}>`);
+      if (node.items.length === 0) {
+        this.line(indent + 1, `<rdf:${node.form}/>`);
+      } else {
+        this.line(indent + 1, `<rdf:${node.form}>`);
+        for (const item of node.items) this.value(indent + 2, 'rdf:li', item);
+        this.line(indent + 1, `</rdf:${node.form}>`);
+      }
+      this.line(indent, `</${tag}>`);
+      return;
+    }
+    if (node.fields.length === 0) {
+      this.line(indent, `<${tag}${lang} rdf:parseType="Resource"/>`);
+      return;
+    }
+    this.line(indent, `<${tag}${lang} rdf:parseType="Resource">`);
+    for (const field of node.fields) this.value(indent + 1, this.qname(field.ns, field.name), field.node);
+    this.line(indent, `</${tag}>`);
+  }
+
+  raw(text: string): void {
+    this.parts.push(text);
+  }
+
+  toString(): string {
+    return this.parts.join('');
+  }
+}
+
+/** Whitespace lines of 100 bytes, as Adobe's toolkit writes them. */
+function xmpPadding(bytes: number): string {
+  if (bytes <= 0) return '';
+  const fullLines = Math.floor(bytes / 100);
+  const rest = bytes % 100;
+  return `${`${' '.repeat(99)}\n`.repeat(fullLines)}${rest > 0 ? `${' '.repeat(rest - 1)}\n` : ''}`;
+}
+
+const XPACKET_ID = 'W5M0MpCehiHzreSzNTczkc9d';
+
+export function serializeXmpPacket(packet: XmpPacket, options: SerializeOptions = {}): string {
+  const prefixes = assignPrefixes(packet);
+  const out = new Writer(prefixes);
+  const wrapper = options.wrapper ?? true;
+  if (wrapper) out.raw(`<?xpacket begin="\uFEFF" id="${XPACKET_ID}"?>\n`);
+  const toolkit = packet.toolkit ?? options.toolkit ?? DEFAULT_TOOLKIT;
+  out.line(0, `<x:xmpmeta xmlns:x="${XMP_META_NS}" x:xmptk="${escapeAttr(toolkit)}">`);
+  out.line(1, `<rdf:RDF xmlns:rdf="${RDF_NS}">`);
+  const declarations = [...prefixes]
+    .map(([uri, prefix]) => `\n    xmlns:${prefix}="${escapeAttr(uri)}"`)
+    .join('');
+  if (packet.properties.length === 0) {
+    out.line(2, `<rdf:Description rdf:about="${escapeAttr(packet.about)}"${declarations}/>`);
+  } else {
+    out.line(2, `<rdf:Description rdf:about="${escapeAttr(packet.about)}"${declarations}>`);
+    for (const property of packet.properties)
+      out.value(3, out.qname(property.ns, property.name), property.node);
+    out.line(2, '</rdf:Description>');
+  }
+  out.line(1, '</rdf:RDF>');
+  out.line(0, '</x:xmpmeta>');
+  if (wrapper) {
+    out.raw(xmpPadding(options.padding ?? 2048));
+    out.raw('<?xpacket end="w"?>');
+  }
+  return out.toString();
+}
