@@ -51,16 +51,15 @@ export function createLocalBlobStore(root: string): BlobStore {
           done(null, chunk);
         },
       });
-      const handle = await fsp.open(tmp, 'w');
       try {
-        await pipeline(data, meter, handle.createWriteStream({ autoClose: false }));
-        await handle.sync();
+        await pipeline(data, meter, fs.createWriteStream(tmp));
+        // Flushed to disk before anyone is told the file is stored.
+        const handle = await fsp.open(tmp, 'r+');
+        await handle.sync().finally(() => handle.close());
       } catch (error) {
-        await handle.close().catch(() => {});
         await fsp.rm(tmp, { force: true });
         throw error;
       }
-      await handle.close();
       const target = keyPath(key);
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.rename(tmp, target);
