@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import { after, before, test } from 'node:test';
+import { Client as FtpClient } from 'basic-ftp';
+import { sql } from 'kysely';
+import { makeTeam, rootFolder } from '../../test/support/factories.ts';
+import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import { maxTries, retryDelay } from './worker.ts';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer({ ALLOW_PRIVATE_NETWORKS: '1', RETENTION_DAYS: '1' });
+});
+after(() => server.stop());
+
+test('the retry schedule: about 15 s, 1 min, 5 min, 15 min, then hourly; 10 tries', () => {
+  assert.deepEqual([1, 2, 3, 4, 5, 9].map(retryDelay), [15, 60, 300, 900, 3600, 3600]);
+  assert.equal(maxTries, 10);
+});
+
+async function projectWithDeadDestination(name: string) {
+  const team = await makeTeam(server);
+  const c = team.owner.client;
+  const base = `/api/${team.teamUuid}`;
+  const projects = await rootFolder(server, team, 'projects');
+  const servers = await rootFolder(server, team, 'ftpservers');
+  const projectId = (await c.post<{ projectId: number }>(`${base}/project`, { name, parentFolderId: projects.id })).body.projectId;
+  const serverId = (await c.post<{ ftpserverid: number }>(`${base}/ftpserver`, { name: 'Dead', host: '127.0.0.1', port: 9, protocol: 'ftp', username: 'u', password: 'p', parentFolderId: servers.id })).body.ftpserverid;
+  await c.post(`${base}/project/${projectId}/ftpserver/${serverId}`);
+  const project = await c.get<{ project: { ftpAccounts: Array<{ username: string; password: string }> } }>(`${base}/project/${projectId}`);
+  return { team, projectId, account: project.body.project.ftpAccounts[0] };
+}
+
+async function upload(account: { username: string; password: string }, name: string) {
+  const ftp = new FtpClient(5000);
+  await ftp.access({ host: '127.0.0.1', port: server.running.ingest?.ftpPort, user: account.username, password: account.password });
+  await ftp.uploadFrom(Readable.from([crypto.randomBytes(2000)]), name);
+  ftp.close();
+}
+
+test('a job that gives up is failed and owners and operators get one mail per destination and hour', async () => {
+  const { team, projectId, account } = await projectWithDeadDestination('Gives up');
+  const db = server.running.ctx.db;
+  await upload(account, 'LAST_TRY.JPG');
+  // Jump to the last try, due now.
+  for (let i = 0; i < 50; i++) {
+    const moved = await db
+      .updateTable('jobs')
+      .set({ trynumber: maxTries - 1, scheduletime: new Date() })
+      .where('project_id', '=', projectId)
+      .where('state', '=', 'scheduled')
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) > 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  server.running.ctx.wake.pipeline();
+  const mail = await server.mail.waitFor(team.owner.email, (m) => /failed/.test(m.subject));
+  assert.match(mail.subject, /delivery to Dead failed \(Gives up\)/);
+  assert.match(mail.text, /LAST_TRY\.JPG/);
+  assert.match(mail.text, /ECONNREFUSED/);
+  const job = await db.selectFrom('jobs').select(['state', 'trynumber']).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+  assert.deepEqual(job, { state: 'failed', trynumber: maxTries });
+
+  // A second give-up within the hour sends no second mail.
+  await upload(account, 'SECOND.JPG');
+  for (let i = 0; i < 50; i++) {
+    const moved = await db.updateTable('jobs').set({ trynumber: maxTries - 1, scheduletime: new Date() }).where('project_id', '=', projectId).where('state', '=', 'scheduled').executeTakeFirst();
+    if (Number(moved.numUpdatedRows) > 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  server.running.ctx.wake.pipeline();
+  for (let i = 0; i < 100; i++) {
+    const failed = await db.selectFrom('jobs').select('id').where('project_id', '=', projectId).where('state', '=', 'failed').execute();
+    if (failed.length === 2) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(server.mail.mails.filter((m) => m.to === team.owner.email && /failed/.test(m.subject)).length, 1);
+});
+
+test('retention purges finished uploads, their jobs and files; waiting ones stay', async () => {
+  const { projectId, account } = await projectWithDeadDestination('Retention');
+  const db = server.running.ctx.db;
+  await upload(account, 'OLD.JPG');
+  await upload(account, 'WAITING.JPG');
+  for (let i = 0; i < 50; i++) {
+    const n = await db.selectFrom('jobs').select('id').where('project_id', '=', projectId).execute();
+    if (n.length === 2) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await db.updateTable('uploads').set({ received_at: sql<Date>`now() - interval '3 days'` }).where('project_id', '=', projectId).execute();
+  const old = await db.selectFrom('uploads').select(['id', 'blob_key']).where('project_id', '=', projectId).where('path', '=', 'OLD.JPG').executeTakeFirstOrThrow();
+  await db.updateTable('jobs').set({ state: 'failed' }).where('upload_id', '=', old.id).execute();
+  const file = server.running.ctx.blobs.localPath(old.blob_key);
+  const { default: fs } = await import('node:fs');
+  assert.ok(fs.existsSync(file));
+
+  const worker = (await import('./worker.ts')).startPipelineWorker(server.running.ctx, { concurrency: 1, leaseSeconds: 30, retentionDays: 1 });
+  await worker.purgeExpired();
+  await worker.stop();
+  const left = await db.selectFrom('uploads').select('path').where('project_id', '=', projectId).execute();
+  assert.deepEqual(left.map((u) => u.path), ['WAITING.JPG']);
+  assert.equal(fs.existsSync(file), false);
+  assert.equal((await db.selectFrom('jobs').select('id').where('upload_id', '=', old.id).execute()).length, 0);
+});
