@@ -42,8 +42,8 @@ export const insertMember = (db: Db, teamId: number, userId: number, groupId: nu
 export const findTeamById = (db: Db, teamId: number) =>
   db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
 
-/** The caller's membership in a team given by uuid, with the group that decides their rights. */
-export const findMembership = (db: Db, teamUuid: string, userId: number) =>
+/** A membership with the team and the group that decides the member's rights. */
+const membership = (db: Db) =>
   db
     .selectFrom('team_members')
     .innerJoin('teams', 'teams.id', 'team_members.team_id')
@@ -57,10 +57,15 @@ export const findMembership = (db: Db, teamUuid: string, userId: number) =>
       'groups.id as groupId',
       'groups.name as groupName',
       'groups.has_all_permissions as hasAllPermissions',
-    ])
-    .where('teams.uuid', '=', teamUuid)
-    .where('team_members.user_id', '=', userId)
-    .executeTakeFirst();
+    ]);
+
+/** The caller's membership in a team given by uuid. */
+export const findMembership = (db: Db, teamUuid: string, userId: number) =>
+  membership(db).where('teams.uuid', '=', teamUuid).where('team_members.user_id', '=', userId).executeTakeFirst();
+
+/** A membership by ids, for work that runs outside a request (async commands). */
+export const findMembershipById = (db: Db, teamId: number, userId: number) =>
+  membership(db).where('teams.id', '=', teamId).where('team_members.user_id', '=', userId).executeTakeFirst();
 
 export const listMemberGroups = (db: Db, teamId: number, userId: number) =>
   db
@@ -200,23 +205,3 @@ export const setAccreditationNumber = (db: Db, teamId: number, userId: number, v
 
 export const deleteMember = (db: Db, teamId: number, userId: number) =>
   db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
-
-/** A membership by ids, for work that runs outside a request (async commands). */
-export const findMembershipById = (db: Db, teamId: number, userId: number) =>
-  db
-    .selectFrom('team_members')
-    .innerJoin('teams', 'teams.id', 'team_members.team_id')
-    .innerJoin('groups', 'groups.id', 'team_members.group_id')
-    .select([
-      'teams.id as teamId',
-      'teams.uuid as teamUuid',
-      'teams.name as teamName',
-      'teams.ready as teamReady',
-      'team_members.user_id as userId',
-      'groups.id as groupId',
-      'groups.name as groupName',
-      'groups.has_all_permissions as hasAllPermissions',
-    ])
-    .where('teams.id', '=', teamId)
-    .where('team_members.user_id', '=', userId)
-    .executeTakeFirst();
