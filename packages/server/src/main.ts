@@ -18,6 +18,9 @@ async function main() {
   if (running.app) {
     log.info(`PhotoRelay is running: open ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)`);
     console.log(`\n  PhotoRelay:  ${config.publicUrl}`);
+    if (running.ingest) {
+      console.log(`  FTP/FTPS:    ${config.publicFtpHost}:${running.ingest.ftpPort}   SFTP: ${config.publicFtpHost}:${running.ingest.sftpPort}`);
+    }
     if (demo) console.log(`  Log in as:   ${demo.email}\n  Password:    ${demo.password}\n`);
   }
 

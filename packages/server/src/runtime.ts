@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Db, migrate, openDatabase } from './db/kysely.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import './modules/metadata/processing-step.ts';
 import { startIngest } from './ingest/start.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
 import { createLocalBlobStore } from './storage/blob-store.ts';

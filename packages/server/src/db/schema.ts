@@ -252,4 +252,36 @@ export interface Database {
   calendars: CalendarsTable;
   config_files: ConfigFilesTable;
   commands: CommandsTable;
+  project_xmp_values: ProjectXmpValuesTable;
+  project_xmp_modes: ProjectXmpModesTable;
+  metadata_test_images: MetadataTestImagesTable;
+}
+
+export interface ProjectXmpValuesTable {
+  project_id: number;
+  propertytypeids: string;
+  position: Generated<number>;
+  lang: Generated<string>;
+  value: string;
+}
+
+export type XmpModeName = 'off' | 'replace' | 'append' | 'prepend' | 'merge';
+export interface ProjectXmpModesTable {
+  project_id: number;
+  property_id: string;
+  mode: XmpModeName;
+}
+
+export interface MetadataTestImagesTable {
+  id: Generated<number>;
+  team_id: number;
+  project_id: number | null;
+  filename: string;
+  source_blob_key: string | null;
+  command_id: number | null;
+  token_hash: string | null;
+  result_blob_key: string | null;
+  result_size: number | null;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
 }

@@ -5,6 +5,7 @@ import * as commands from './0003-commands.ts';
 import * as folderPermissions from './0004-folder-permissions.ts';
 import * as projectsFtpServers from './0005-projects-ftpservers.ts';
 import * as uploadsJobs from './0006-uploads-jobs.ts';
+import * as metadata from './0007-metadata.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-folder-permissions': folderPermissions,
   '0005-projects-ftpservers': projectsFtpServers,
   '0006-uploads-jobs': uploadsJobs,
+  '0007-metadata': metadata,
 };

@@ -1,0 +1,275 @@
+import { okResult } from '@photorelay/contract/common';
+import * as c from '@photorelay/contract/metadata';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { defineCommand } from '../../commands/registry.ts';
+import { commandResponse, startCommand } from '../../commands/routes.ts';
+import type { AppContext } from '../../context.ts';
+import { forMembers, forNode } from '../../http/access.ts';
+import { memberForCommand } from '../teams/service.ts';
+import * as metadata from './service.ts';
+import * as testImage from './test-image.ts';
+
+const projectNode = (needs: 'read' | 'write') => forNode(needs, { kind: 'project', param: 'id' });
+const commandProject = (needs: 'read' | 'write') => forNode(needs, { kind: 'project', body: 'dbprojectid' });
+const projectParams = z.object({
+  teamUuid: z.string(),
+  id: z.coerce.number().int().positive().max(2_147_483_647),
+});
+const ok = { result: 'OK' as const };
+const written = (warnings: string[]) => ({ result: 'OK' as const, warnings });
+
+defineCommand('storexmpfile', async (ctx, run) =>
+  metadata.storeXmpFile(ctx, await memberForCommand(ctx.db, run), c.storeXmpFileBody.parse(run.payload)),
+);
+defineCommand('downloadxmpfile', async (ctx, run) =>
+  metadata.downloadXmpFile(
+    ctx,
+    await memberForCommand(ctx.db, run),
+    c.downloadXmpFileBody.parse(run.payload).dbprojectid,
+  ),
+);
+defineCommand('processimage', async (ctx, run) =>
+  testImage.processTestImage(
+    ctx,
+    await memberForCommand(ctx.db, run),
+    run.id,
+    testImage.processImagePayload.parse(run.payload),
+  ),
+);
+
+/** Spec §7 "Image processing and metadata". */
+export function metadataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/xmpproperties',
+      { config: forMembers, schema: { response: { 200: c.getXmpPropertiesResponse } } },
+      async () => ({
+        xmpproperties: metadata.listProperties(),
+      }),
+    );
+
+    app.get(
+      '/project/:id/xmpvalues',
+      {
+        config: projectNode('read'),
+        schema: { params: projectParams, response: { 200: c.getXmpValuesResponse } },
+      },
+      async (request) => metadata.getValues(ctx, request.member, request.params.id),
+    );
+
+    app.delete(
+      '/project/:id/xmpvalues',
+      { config: projectNode('write'), schema: { params: projectParams, response: { 200: okResult } } },
+      async (request) => {
+        await metadata.clearAll(ctx, request.member, request.params.id);
+        return ok;
+      },
+    );
+
+    app.put(
+      '/project/:id/xmpvalue/:ids',
+      {
+        config: projectNode('write'),
+        schema: {
+          params: c.xmpValueParams,
+          body: c.putXmpValueBody,
+          response: { 200: c.putXmpValueResponse },
+        },
+      },
+      async (request) =>
+        written(
+          await metadata.putValue(ctx, request.member, request.params.id, {
+            propertytypeids: request.params.ids,
+            value: request.body.value,
+          }),
+        ),
+    );
+
+    app.put(
+      '/project/:id/xmpvalue/:ids/position/:n',
+      {
+        config: projectNode('write'),
+        schema: {
+          params: c.xmpValuePositionParams,
+          body: c.putXmpValueBody,
+          response: { 200: c.putXmpValueResponse },
+        },
+      },
+      async (request) =>
+        written(
+          await metadata.putValue(ctx, request.member, request.params.id, {
+            propertytypeids: request.params.ids,
+            position: request.params.n,
+            value: request.body.value,
+          }),
+        ),
+    );
+
+    app.put(
+      '/project/:id/xmpvalue/:ids/lang/:lang',
+      {
+        config: projectNode('write'),
+        schema: {
+          params: c.xmpValueLangParams,
+          body: c.putXmpValueBody,
+          response: { 200: c.putXmpValueResponse },
+        },
+      },
+      async (request) =>
+        written(
+          await metadata.putLangValue(ctx, request.member, request.params.id, {
+            propertytypeids: request.params.ids,
+            lang: request.params.lang,
+            value: request.body.value,
+          }),
+        ),
+    );
+
+    app.post(
+      '/project/:id/xmpvalue/:ids/position/:n',
+      {
+        config: projectNode('write'),
+        schema: {
+          params: c.xmpValuePositionParams,
+          body: c.postXmpStructureItemBody,
+          response: { 200: c.postXmpStructureItemResponse },
+        },
+      },
+      async (request) =>
+        written(
+          await metadata.putStructureItem(ctx, request.member, request.params.id, {
+            propertyId: request.params.ids,
+            position: request.params.n,
+            properties: request.body.properties,
+          }),
+        ),
+    );
+
+    app.post(
+      '/project/:id/xmpvalue/:ids/lang/:lang',
+      {
+        config: projectNode('write'),
+        schema: {
+          params: c.xmpValueLangParams,
+          body: c.postXmpLangValueBody,
+          response: { 200: c.postXmpLangValueResponse },
+        },
+      },
+      async (request) =>
+        written(
+          await metadata.putLangValue(ctx, request.member, request.params.id, {
+            propertytypeids: request.params.ids,
+            lang: request.params.lang,
+            value: request.body.value,
+          }),
+        ),
+    );
+
+    app.delete(
+      '/project/:id/xmpvalue/:ids',
+      { config: projectNode('write'), schema: { params: c.xmpValueParams, response: { 200: okResult } } },
+      async (request) => {
+        await metadata.deleteValue(ctx, request.member, request.params.id, {
+          propertytypeids: request.params.ids,
+        });
+        return ok;
+      },
+    );
+
+    app.delete(
+      '/project/:id/xmpvalue/:ids/position/:n',
+      {
+        config: projectNode('write'),
+        schema: { params: c.xmpValuePositionParams, response: { 200: okResult } },
+      },
+      async (request) => {
+        await metadata.deleteValue(ctx, request.member, request.params.id, {
+          propertytypeids: request.params.ids,
+          position: request.params.n,
+        });
+        return ok;
+      },
+    );
+
+    app.delete(
+      '/project/:id/xmpvalue/:ids/lang/:lang',
+      { config: projectNode('write'), schema: { params: c.xmpValueLangParams, response: { 200: okResult } } },
+      async (request) => {
+        await metadata.deleteValue(ctx, request.member, request.params.id, {
+          propertytypeids: request.params.ids,
+          lang: request.params.lang,
+        });
+        return ok;
+      },
+    );
+
+    app.put(
+      '/project/:id/xmpvaluemode/:propertyId/mode/:mode',
+      { config: projectNode('write'), schema: { params: c.xmpModeParams, response: { 200: okResult } } },
+      async (request) => {
+        await metadata.setMode(
+          ctx,
+          request.member,
+          request.params.id,
+          request.params.propertyId,
+          request.params.mode,
+        );
+        return ok;
+      },
+    );
+
+    app.post(
+      '/command/storexmpfile',
+      { config: commandProject('write'), schema: { body: c.storeXmpFileBody, response: commandResponse } },
+      async (request) => startCommand(ctx, request, 'storexmpfile', request.body),
+    );
+
+    app.post(
+      '/command/downloadxmpfile',
+      { config: commandProject('read'), schema: { body: c.downloadXmpFileBody, response: commandResponse } },
+      async (request) => startCommand(ctx, request, 'downloadxmpfile', request.body),
+    );
+
+    // The test image travels as a data URL in JSON: the body limit is raised for this route only.
+    app.post(
+      '/command/processimage',
+      {
+        config: commandProject('read'),
+        bodyLimit: c.testImageBodyLimit + 1024,
+        schema: { body: c.processImageBody, response: commandResponse },
+      },
+      async (request) =>
+        startCommand(
+          ctx,
+          request,
+          'processimage',
+          await testImage.acceptTestImage(ctx, request.member, request.body),
+        ),
+    );
+
+    app.get(
+      '/command/downloadresultfile/:a/:b',
+      { config: forMembers, schema: { params: c.downloadResultParams } },
+      async (request, reply) => {
+        const result = await testImage.openTestResult(
+          ctx,
+          request.member,
+          request.params.a,
+          request.params.b,
+        );
+        const asciiName = result.filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+        return reply
+          .header('content-type', 'image/jpeg')
+          .header('content-length', String(result.size))
+          .header(
+            'content-disposition',
+            `attachment; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(result.filename)}`,
+          )
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'private, no-store')
+          .send(result.stream);
+      },
+    );
+  };
+}
