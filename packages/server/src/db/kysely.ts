@@ -21,8 +21,18 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   fs.mkdirSync(dir, { recursive: true });
   const pglite = await PGlite.create(dir, {
     parsers: { [types.INT8]: (value: string) => Number.parseInt(value, 10) },
+    startParams: pgliteStartParams(),
   });
   return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+}
+
+/**
+ * PGlite's defaults minus `-F` (fsync off): an acknowledged upload must survive a power loss,
+ * not only a killed process. A smaller buffer pool keeps the embedded server's memory modest.
+ */
+function pgliteStartParams(): string[] {
+  const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams ?? ['--single'];
+  return [...defaults.filter((p) => p !== '-F'), '-c', 'shared_buffers=16MB'];
 }
 
 export async function migrate(db: Db): Promise<void> {

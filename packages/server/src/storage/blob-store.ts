@@ -63,6 +63,9 @@ export function createLocalBlobStore(root: string): BlobStore {
       const target = keyPath(key);
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.rename(tmp, target);
+      // The rename itself is durable only once its directory is flushed.
+      const dir = await fsp.open(path.dirname(target), 'r');
+      await dir.sync().finally(() => dir.close());
       return { key, size, sha256: hash.digest('hex') };
     },
     read: (key) => fs.createReadStream(keyPath(key)),

@@ -43,7 +43,9 @@ export function countingSource(
   onProgress?: (bytes: number) => void,
 ): { stream: Readable; bytes: () => number } {
   let bytes = 0;
-  const input = typeof source === 'string' ? fs.createReadStream(source) : source;
+  // 1 MiB reads: reading and sending a file then takes about 40 % less CPU than with the
+  // default 64 KiB (bench/README.md).
+  const input = typeof source === 'string' ? fs.createReadStream(source, { highWaterMark: 1 << 20 }) : source;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       bytes += chunk.length;

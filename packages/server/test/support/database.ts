@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { type Db, migrate, openDatabase } from '../../src/db/kysely.ts';
 
 let shared: Promise<Db> | undefined;
@@ -8,18 +9,34 @@ let shared: Promise<Db> | undefined;
 export const testBackend = () => (process.env.PHOTORELAY_TEST_DB === 'postgres' ? 'postgres' : 'pglite');
 
 /**
- * One database per test process (a new PGlite takes seconds to start): PGlite in a temp dir, or
- * the PostgreSQL server of TEST_DATABASE_URL. Tests isolate themselves by making their own teams.
+ * One database per test process (a new PGlite takes seconds to start): PGlite in a temp dir, or a
+ * database of its own on the PostgreSQL server of TEST_DATABASE_URL. Each test server runs a
+ * worker, and workers sharing one database would take each other's jobs (whose files live in
+ * another DATA_DIR). Tests isolate themselves by making their own teams.
  */
 export function sharedDb(): Promise<Db> {
   shared ??= (async () => {
-    const databaseUrl = testBackend() === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
-    if (testBackend() === 'postgres' && !databaseUrl)
-      throw new Error('PHOTORELAY_TEST_DB=postgres needs TEST_DATABASE_URL');
+    const serverUrl = testBackend() === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+    if (testBackend() === 'postgres' && !serverUrl) throw new Error('PHOTORELAY_TEST_DB=postgres needs TEST_DATABASE_URL');
+    const databaseUrl = serverUrl ? await createProcessDatabase(serverUrl) : undefined;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-db-'));
     const db = await openDatabase({ databaseUrl, dataDir });
     await migrate(db);
     return db;
   })();
   return shared;
+}
+
+async function createProcessDatabase(serverUrl: string): Promise<string> {
+  const name = `photorelay_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

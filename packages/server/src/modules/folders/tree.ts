@@ -17,10 +17,10 @@ const rootOrder: Record<string, number> = { projects: 0, ftpservers: 1, calendar
 // Spec §2: projects and FTP servers (and their folders) before other items, then by name.
 const itemRank = (n: TreeNode) =>
   n.type === 'project' || n.type === 'ftpserver' || n.folderType !== null ? 0 : 1;
+// One collator for all comparisons: localeCompare with options builds one per call (10x slower).
+const collator = new Intl.Collator(undefined, { sensitivity: 'base' });
 const byRankThenName = (a: TreeNode, b: TreeNode) =>
-  itemRank(a) - itemRank(b) ||
-  a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) ||
-  a.id - b.id;
+  itemRank(a) - itemRank(b) || collator.compare(a.name, b.name) || a.id - b.id;
 
 /**
  * Builds the drawer tree from the flat rows of one query, keeping only what the member may read

@@ -1,0 +1,602 @@
+// Pipeline benchmark: cameras upload over FTP into a project with two FTP destinations; how fast
+// does PhotoRelay take files in, how soon are they delivered everywhere, how much memory does the
+// server use. The baseline, measured in the same run with the same files and cameras: the
+// cameras upload straight to one destination server. See ../README.md.
+//
+//   npx tsx bench/pipeline/run.ts [--files 200] [--size-mb 5] [--clients 4] [--rounds 2]
+//       [--paced-files 100] [--paced-rate 25] [--big-gib 1] [--skip-big]
+//       [--postgres URL] [--bundle] [--dir /dev/shm] [--profile DIR]
+import { type ChildProcess, fork } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client as FtpClient } from 'basic-ftp';
+import type { TestClient } from '../../packages/server/test/support/client.ts';
+import { destinationUser } from '../../packages/server/test/support/destinations.ts';
+import {
+  type PreparedData,
+  prepareData,
+  type ServerProcess,
+  serverProcess,
+} from '../../packages/server/test/support/process.ts';
+import { makeFrame, metadataHead, standardTables, writeSyntheticJpeg } from '../stamp/synthetic-jpeg.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const images = path.resolve(here, '../../../shared/data/images');
+
+const { values: opts } = parseArgs({
+  options: {
+    files: { type: 'string', default: '200' },
+    'size-mb': { type: 'string', default: '5' },
+    clients: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '2' },
+    'paced-files': { type: 'string', default: '100' },
+    /** Offered load of the paced phase, MB/s over all cameras. */
+    'paced-rate': { type: 'string', default: '25' },
+    'big-gib': { type: 'string', default: '1' },
+    'skip-big': { type: 'boolean', default: false },
+    /** Run the server on PostgreSQL (a database is created there and dropped) instead of PGlite. */
+    postgres: { type: 'string' },
+    /** Run the server from an esbuild bundle with plain node instead of through tsx (as a build step would ship it). */
+    bundle: { type: 'boolean', default: false },
+    dir: { type: 'string', default: fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir() },
+    /** Writes a V8 CPU profile of the server process into this folder (when it stops). */
+    profile: { type: 'string' },
+  },
+});
+const fileCount = Number(opts.files);
+const fileBytes = Number(opts['size-mb']) * 1024 * 1024;
+const clientCount = Number(opts.clients);
+const rounds = Number(opts.rounds);
+const pacedCount = Number(opts['paced-files']);
+const pacedRate = Number(opts['paced-rate']);
+const bigBytes = Math.round(Number(opts['big-gib']) * 1024 ** 3);
+if (opts.postgres) {
+  // prepareData() makes the server's own database on this PostgreSQL server.
+  process.env.PHOTORELAY_TEST_DB = 'postgres';
+  process.env.TEST_DATABASE_URL = opts.postgres;
+}
+
+const MB = 1024 * 1024;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (text: string) => console.log(text);
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0
+    ? Number.NaN
+    : (sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number);
+};
+const median = (values: number[]) => percentile(values, 50);
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+async function generateFiles(dir: string): Promise<string[]> {
+  const frame = makeFrame(standardTables(fs.readFileSync(path.join(images, 'exiv2-FurnaceCreekInn.jpg'))));
+  const heads = ['IPTC-PhotometadataRef-Std2025.1.jpg', 'exiv2-Reagan.jpg', 'exiftool-IPTC.jpg'].map((name) =>
+    metadataHead(fs.readFileSync(path.join(images, name))),
+  );
+  const files: string[] = [];
+  for (let i = 0; i < fileCount; i++) {
+    // A COM segment with random bytes makes every file's content (and checksum) its own.
+    const unique = Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x12]), crypto.randomBytes(16)]);
+    const file = path.join(dir, `IMG_${String(i).padStart(4, '0')}.JPG`);
+    await writeSyntheticJpeg(file, [...(heads[i % heads.length] ?? []), unique], frame, fileBytes);
+    files.push(file);
+  }
+  return files;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Destination servers (child process)
+
+interface Destinations {
+  ports: number[];
+  pid: number | undefined;
+  /** Delivery time (ms) of `remotePath` at every destination, or undefined while one is missing. */
+  deliveredEverywhere(remotePath: string): number | undefined;
+  waitDelivered(paths: string[], timeoutMs: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function startDestinations(count: number): Promise<Destinations> {
+  const child: ChildProcess = fork(path.join(here, 'destinations-process.ts'), [String(count)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const delivered = new Map<string, number>();
+  const ports = await new Promise<number[]>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`destination process exited (${code})`)));
+    child.on(
+      'message',
+      (m: { type: string; ports?: number[]; destination?: number; path?: string; at?: number }) => {
+        if (m.type === 'ready') resolve(m.ports ?? []);
+        if (m.type === 'delivered') delivered.set(`${m.destination}:${m.path}`, m.at ?? 0);
+      },
+    );
+  });
+  const everywhere = (p: string) => {
+    let last = 0;
+    for (let d = 0; d < ports.length; d++) {
+      const at = delivered.get(`${d}:${p}`);
+      if (at === undefined) return undefined;
+      last = Math.max(last, at);
+    }
+    return last;
+  };
+  return {
+    ports,
+    pid: child.pid,
+    deliveredEverywhere: everywhere,
+    async waitDelivered(paths, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const missing = paths.filter((p) => everywhere(p) === undefined);
+        if (missing.length === 0) return;
+        if (Date.now() > deadline)
+          throw new Error(
+            `not delivered within ${timeoutMs} ms: ${missing.length} files, e.g. ${missing[0]}`,
+          );
+        await sleep(20);
+      }
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ type: 'stop' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * main.ts bundled into one ES module (npm packages stay external, our workspace packages are
+ * bundled). Written inside the repository, so that node finds the packages in node_modules.
+ */
+async function bundleServer(): Promise<{ entry: string; remove(): void }> {
+  const esbuild = await import('esbuild');
+  const serverPackage = JSON.parse(
+    fs.readFileSync(path.join(here, '../../packages/server/package.json'), 'utf8'),
+  ) as {
+    dependencies: Record<string, string>;
+  };
+  const external = Object.keys(serverPackage.dependencies).filter((d) => !d.startsWith('@photorelay/'));
+  const dir = fs.mkdtempSync(path.join(here, '.bundle-'));
+  const entry = path.join(dir, 'main.mjs');
+  await esbuild.build({
+    entryPoints: [path.join(here, '../../packages/server/src/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: [...external, '@fastify/*', 'exiftool-vendored'],
+    outfile: entry,
+    logLevel: 'warning',
+  });
+  return { entry, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cameras
+
+interface Target {
+  port: number;
+  user: string;
+  password: string;
+}
+
+async function connect(target: Target): Promise<FtpClient> {
+  const client = new FtpClient(60_000);
+  await client.access({ host: '127.0.0.1', port: target.port, user: target.user, password: target.password });
+  return client;
+}
+
+/**
+ * `clients` cameras upload the files into `remoteDir`, each taking the next file as soon as its
+ * last one was acknowledged. With `intervalMs`, file i is not sent before start + i * intervalMs
+ * (a steady offered load). Resolves with each file's acknowledgement time (the 226).
+ */
+async function uploadAll(
+  target: Target,
+  files: string[],
+  remoteDir: string,
+  clients: number,
+  intervalMs = 0,
+): Promise<{ ms: number; ackAt: Map<string, number> }> {
+  const connections = await Promise.all(Array.from({ length: clients }, () => connect(target)));
+  for (const c of connections) await c.ensureDir(remoteDir);
+  const ackAt = new Map<string, number>();
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    connections.map(async (client) => {
+      for (let i = next++; i < files.length; i = next++) {
+        const due = started + i * intervalMs - performance.now();
+        if (due > 0) await sleep(due);
+        const name = path.basename(files[i] as string);
+        await client.uploadFrom(files[i] as string, name);
+        ackAt.set(`${remoteDir}/${name}`, Date.now());
+      }
+    }),
+  );
+  const ms = performance.now() - started;
+  for (const c of connections) c.close();
+  return { ms, ackAt };
+}
+
+/** CPU time (user + system, seconds) a process has used so far; 0 when it is gone. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    // After the command name (which may contain spaces): utime and stime are fields 12 and 13.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+type Cpu = { server: number; destinations: number; cameras: number };
+
+/** CPU seconds used by the server, the destination process and this process (the cameras) from now on. */
+function cpuMeter(server: ServerProcess, destinations: Destinations): () => Cpu {
+  const read = (): Cpu => {
+    const own = process.cpuUsage();
+    return {
+      server: cpuSeconds(server.pid),
+      destinations: cpuSeconds(destinations.pid),
+      cameras: (own.user + own.system) / 1e6,
+    };
+  };
+  const start = read();
+  return () => {
+    const end = read();
+    return {
+      server: end.server - start.server,
+      destinations: end.destinations - start.destinations,
+      cameras: end.cameras - start.cameras,
+    };
+  };
+}
+
+/** Samples a process's resident memory every `everyMs` until stopped; returns the highest value. */
+function sampleRss(server: ServerProcess, everyMs = 50) {
+  let max = server.rss();
+  const timer = setInterval(() => {
+    max = Math.max(max, server.rss());
+  }, everyMs);
+  return () => {
+    clearInterval(timer);
+    return Math.max(max, server.rss());
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The product
+
+async function setupProject(
+  client: TestClient,
+  data: PreparedData,
+  name: string,
+  destinationPorts: number[],
+  remotePath: string,
+) {
+  const api = (suffix: string) => `/api/${data.team.teamUuid}${suffix}`;
+  const created = await client.post<{ projectId: number }>(api('/project'), {
+    name,
+    parentFolderId: data.team.projectsRootId,
+  });
+  if (created.status !== 200) throw new Error(`create project: ${JSON.stringify(created.body)}`);
+  const id = created.body.projectId;
+  for (const [i, port] of destinationPorts.entries()) {
+    const server = await client.post<{ ftpserverid: number }>(api('/ftpserver'), {
+      name: `${name} destination ${i + 1}`,
+      host: '127.0.0.1',
+      port,
+      path: remotePath,
+      protocol: 'ftp',
+      ...destinationUser,
+      parentFolderId: data.team.ftpserversRootId,
+    });
+    if (server.status !== 200) throw new Error(`create ftp server: ${JSON.stringify(server.body)}`);
+    await client.post(api(`/project/${id}/ftpserver/${server.body.ftpserverid}`));
+  }
+  const project = await client.get<{
+    project: { ftpAccounts: Array<{ username: string; password: string }> };
+  }>(api(`/project/${id}`));
+  const account = project.body.project.ftpAccounts[0];
+  if (!account) throw new Error('project has no ingest account');
+  return { id, account };
+}
+
+async function* generated(bytes: number): AsyncGenerator<Buffer> {
+  const block = crypto.randomBytes(MB);
+  for (let sent = 0, n = 0; sent < bytes; n++) {
+    const chunk = Buffer.from(block.subarray(0, Math.min(MB, bytes - sent)));
+    chunk.writeUInt32BE(n, 0);
+    sent += chunk.length;
+    yield chunk;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+const mb = (bytes: number) => `${fmt(bytes / MB)} MB`;
+/** "median (min-max)" of a figure over the rounds; of an even count the lower middle value. */
+const spread = (values: number[], digits = 0) =>
+  values.length > 1
+    ? `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}-${fmt(Math.max(...values), digits)})`
+    : fmt(values[0] ?? Number.NaN, digits);
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(opts.dir as string, 'photorelay-bench-pipeline-'));
+  const cleanups: Array<() => Promise<unknown> | unknown> = [
+    () => fs.rmSync(work, { recursive: true, force: true }),
+  ];
+  const cleanup = async () => {
+    for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => {});
+  };
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  try {
+    log(
+      `machine: ${os.cpus().length} vCPU (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ${os.platform()} ${os.release()}, load ${os.loadavg()[0]?.toFixed(1)}`,
+    );
+    let t = performance.now();
+    const files = await generateFiles(work);
+    const totalBytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
+    const gb = totalBytes / 1024 ** 3;
+    log(
+      `generated ${files.length} JPEGs of ${fmt(fileBytes / MB, 1)} MB (${mb(totalBytes)}) in ${opts.dir} in ${fmt(performance.now() - t)} ms`,
+    );
+
+    const destinations = await startDestinations(2);
+    cleanups.push(() => destinations.stop());
+    const data = await prepareData();
+    cleanups.push(() => data.remove());
+    const bundled = opts.bundle ? await bundleServer() : undefined;
+    if (bundled) cleanups.push(() => bundled.remove());
+    const server = await serverProcess({
+      entry: bundled?.entry,
+      dataDir: data.dataDir,
+      databaseUrl: data.databaseUrl,
+      env: { JOB_LEASE_SECONDS: '60', LOG_LEVEL: 'warn' },
+      nodeArgs: opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile)}`] : [],
+    });
+    t = performance.now();
+    await server.start();
+    cleanups.push(() => server.stop());
+    log(
+      `server process started in ${fmt(performance.now() - t)} ms (${bundled ? 'esbuild bundle, plain node' : 'main.ts through tsx'}; database: ${opts.postgres ? 'PostgreSQL' : 'PGlite'}; DATA_DIR in ${os.tmpdir()})`,
+    );
+    const owner = await server.login(data.team.email, data.team.password);
+    const project = await setupProject(owner, data, 'Pipeline', destinations.ports, 'pipeline');
+    const ingestOnlyProject = await setupProject(owner, data, 'No destinations', [], '');
+    const ingest: Target = {
+      port: server.ftpPort,
+      user: project.account.username,
+      password: project.account.password,
+    };
+    const ingestOnly: Target = {
+      port: server.ftpPort,
+      user: ingestOnlyProject.account.username,
+      password: ingestOnlyProject.account.password,
+    };
+    const direct: Target = {
+      port: destinations.ports[0] as number,
+      user: destinationUser.username,
+      password: destinationUser.password,
+    };
+    // A file uploaded as dir/name is delivered to the destination's path ('pipeline') plus dir/name.
+    const at = (uploaded: string) => `pipeline/${uploaded}`;
+
+    // Warm-up: JIT, connection pool, page cache.
+    const warm = files.slice(0, Math.min(8, files.length));
+    await uploadAll(direct, warm, 'warmup', clientCount);
+    const warmup = await uploadAll(ingest, warm, 'warmup', clientCount);
+    await destinations.waitDelivered([...warmup.ackAt.keys()].map(at), 60_000);
+    await sleep(1000);
+    const idleRss = server.rss();
+
+    const r = {
+      baseline: [] as number[],
+      ingestOnly: [] as number[],
+      pipeline: [] as number[],
+      endToEnd: [] as number[],
+      p50: [] as number[],
+      p99: [] as number[],
+      peakRss: [] as number[],
+      cpuBaseline: [] as Cpu[],
+      cpuIngestOnly: [] as Cpu[],
+      cpuPipeline: [] as Cpu[],
+    };
+    for (let round = 1; round <= rounds; round++) {
+      // Baseline: the same cameras straight to one destination server.
+      let cpu = cpuMeter(server, destinations);
+      const baseline = await uploadAll(direct, files, `baseline-${round}`, clientCount);
+      r.cpuBaseline.push(cpu());
+      r.baseline.push(totalBytes / MB / (baseline.ms / 1000));
+
+      // PhotoRelay ingest alone: a project without destinations.
+      cpu = cpuMeter(server, destinations);
+      const only = await uploadAll(ingestOnly, files, `round-${round}`, clientCount);
+      r.cpuIngestOnly.push(cpu());
+      r.ingestOnly.push(totalBytes / MB / (only.ms / 1000));
+      await sleep(1000);
+
+      // The pipeline: ingest and deliver to both destinations, cameras sending flat out.
+      const startedAt = Date.now();
+      const rss = sampleRss(server);
+      cpu = cpuMeter(server, destinations);
+      const pipe = await uploadAll(ingest, files, `round-${round}`, clientCount);
+      const delivered = [...pipe.ackAt.keys()].map(at);
+      await destinations.waitDelivered(delivered, 600_000);
+      r.cpuPipeline.push(cpu());
+      r.peakRss.push(rss());
+      const lastDelivery = Math.max(...delivered.map((p) => destinations.deliveredEverywhere(p) ?? 0));
+      const latencies = [...pipe.ackAt].map(
+        ([p, ack]) => (destinations.deliveredEverywhere(at(p)) ?? 0) - ack,
+      );
+      r.pipeline.push(totalBytes / MB / (pipe.ms / 1000));
+      r.endToEnd.push(totalBytes / MB / ((lastDelivery - startedAt) / 1000));
+      r.p50.push(percentile(latencies, 50));
+      r.p99.push(percentile(latencies, 99));
+      log(
+        `round ${round}: baseline ${fmt(r.baseline.at(-1) ?? 0, 1)} MB/s, ingest only ${fmt(r.ingestOnly.at(-1) ?? 0, 1)} MB/s, ` +
+          `pipeline ${fmt(r.pipeline.at(-1) ?? 0, 1)} MB/s (end to end ${fmt(r.endToEnd.at(-1) ?? 0, 1)}), ` +
+          `latency p50 ${fmt(r.p50.at(-1) ?? 0)} ms, p99 ${fmt(r.p99.at(-1) ?? 0)} ms`,
+      );
+      await sleep(1000);
+    }
+
+    // Paced: a steady offered load the pipeline can carry (cameras at an event, not flat out).
+    const pacedFiles = files.slice(0, pacedCount);
+    const intervalMs = (fileBytes / MB / pacedRate) * 1000;
+    const pacedRss = sampleRss(server);
+    const paced = await uploadAll(ingest, pacedFiles, 'paced', clientCount, intervalMs);
+    await destinations.waitDelivered([...paced.ackAt.keys()].map(at), 600_000);
+    const pacedPeakRss = pacedRss();
+    const pacedLatency = [...paced.ackAt].map(
+      ([p, ack]) => (destinations.deliveredEverywhere(at(p)) ?? 0) - ack,
+    );
+    const pacedAchieved = (pacedFiles.length * fileBytes) / MB / (paced.ms / 1000);
+
+    // One big upload, streamed from a generator (never a file or a buffer of that size).
+    let big:
+      | { rate: number; before: number; uploadRss: number; deliveryRss: number; deliveryMs: number }
+      | undefined;
+    if (!opts['skip-big']) {
+      const bigProject = await setupProject(owner, data, 'Big', destinations.ports, 'big');
+      await sleep(1000);
+      const before = server.rss();
+      const client = await connect({
+        port: server.ftpPort,
+        user: bigProject.account.username,
+        password: bigProject.account.password,
+      });
+      const uploadSample = sampleRss(server);
+      const started = performance.now();
+      await client.uploadFrom(Readable.from(generated(bigBytes)), 'BIG.JPG');
+      const uploadMs = performance.now() - started;
+      const uploadRss = uploadSample();
+      client.close();
+      const deliverySample = sampleRss(server);
+      const deliveryStart = performance.now();
+      await destinations.waitDelivered(['big/BIG.JPG'], 600_000); // the Big project's path is 'big'
+      const deliveryMs = performance.now() - deliveryStart;
+      big = {
+        rate: bigBytes / MB / (uploadMs / 1000),
+        before,
+        uploadRss,
+        deliveryRss: deliverySample(),
+        deliveryMs,
+      };
+    }
+    const hwm = server.peakRss();
+
+    // ------------------------------------------------------------------------------------------
+    const ratios = r.pipeline.map((p, i) => p / (r.baseline[i] ?? Number.NaN));
+    const ratio = median(ratios);
+    const p50 = median(r.p50);
+    const pacedP50 = percentile(pacedLatency, 50);
+    const peak = Math.max(...r.peakRss, pacedPeakRss);
+    const perGB = (list: Cpu[], key: keyof Cpu) =>
+      spread(
+        list.map((c) => c[key] / gb),
+        1,
+      );
+    const rows: string[][] = [
+      ['measure', 'PhotoRelay', 'baseline', 'goal'],
+      [
+        'ingest rate, MB/s received (until the last 226)',
+        spread(r.pipeline, 1),
+        `${spread(r.baseline, 1)} direct`,
+        `≥ 30 % of baseline: ${fmt(ratio * 100)} % (${ratios.map((x) => fmt(x * 100)).join(', ')}) ${ratio >= 0.3 ? 'met' : 'NOT met'}`,
+      ],
+      [
+        '  same, project without destinations',
+        spread(r.ingestOnly, 1),
+        '',
+        `${fmt((median(r.ingestOnly) / median(r.baseline)) * 100)} % of baseline`,
+      ],
+      ['  end to end, MB/s (until delivered to both)', spread(r.endToEnd, 1), '', ''],
+      [
+        'latency 226 -> delivered to both, p50 ms (flat out)',
+        spread(r.p50),
+        '',
+        `< 250 ms: ${p50 < 250 ? 'met' : 'NOT met'}`,
+      ],
+      ['  p99 ms (flat out)', spread(r.p99), '', ''],
+      [
+        `latency at ${fmt(pacedRate)} MB/s offered (${pacedFiles.length} files), p50 ms`,
+        fmt(pacedP50),
+        '',
+        `< 250 ms: ${pacedP50 < 250 ? 'met' : 'NOT met'} (achieved ${fmt(pacedAchieved, 1)} MB/s)`,
+      ],
+      ['  p99 ms', fmt(percentile(pacedLatency, 99)), '', ''],
+      ['server RSS idle, MB', fmt(idleRss / MB), '', ''],
+      [
+        'server RSS peak during the transfers, MB',
+        fmt(peak / MB),
+        '',
+        `< 300 MB: ${peak < 300 * MB ? 'met' : 'NOT met'}`,
+      ],
+    ];
+    if (big) {
+      rows.push(
+        [`${fmt(bigBytes / 1024 ** 3, 2)} GiB upload, MB/s`, fmt(big.rate, 1), '', ''],
+        [
+          '  server RSS peak while uploading, MB',
+          fmt(big.uploadRss / MB),
+          '',
+          `< 200 MB: ${big.uploadRss < 200 * MB ? 'met' : 'NOT met'} (+${fmt((big.uploadRss - big.before) / MB)} MB over the ${fmt(big.before / MB)} MB before)`,
+        ],
+        [
+          '  server RSS peak while delivering it to both, MB',
+          fmt(big.deliveryRss / MB),
+          '',
+          `took ${fmt(big.deliveryMs / 1000, 1)} s`,
+        ],
+      );
+    }
+    rows.push(
+      ['server peak RSS over the whole run (VmHWM), MB', fmt(hwm / MB), '', ''],
+      ['CPU s per GB, server: ingest + 2 deliveries', perGB(r.cpuPipeline, 'server'), '', ''],
+      ['CPU s per GB, server: ingest only', perGB(r.cpuIngestOnly, 'server'), '', ''],
+      [
+        'CPU s per GB, destination servers',
+        perGB(r.cpuPipeline, 'destinations'),
+        perGB(r.cpuBaseline, 'destinations'),
+        '',
+      ],
+      [
+        'CPU s per GB, cameras (this process)',
+        perGB(r.cpuPipeline, 'cameras'),
+        perGB(r.cpuBaseline, 'cameras'),
+        '',
+      ],
+    );
+    log('');
+    log(
+      `${files.length} files, ${mb(totalBytes)}, ${clientCount} FTP cameras, 2 FTP destinations (own process), ${rounds} round(s): median (lower middle of an even count) (min-max)`,
+    );
+    const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)));
+    for (const row of rows)
+      log(
+        row
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      );
+  } finally {
+    await cleanup();
+  }
+}
+
+await main();

@@ -1,0 +1,329 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { hashPassword } from '../../src/crypto/tokens.ts';
+import { migrate, openDatabase } from '../../src/db/kysely.ts';
+import * as accountQueries from '../../src/modules/account/queries.ts';
+import { provisionNextTeam } from '../../src/modules/teams/provisioning.ts';
+import { createTeamOwnedBy } from '../../src/modules/teams/service.ts';
+import { TestClient } from './client.ts';
+import { testBackend } from './database.ts';
+import { freePort, freePortRange } from './destinations.ts';
+
+/**
+ * The real server as a separate process (`node --import tsx packages/server/src/main.ts`), for
+ * tests and benchmarks that kill it (SIGKILL mid-transfer), restart it on the same DATA_DIR,
+ * measure its memory, or need settings that differ from the test process's own server.
+ *
+ * Its database is its own: PGlite under DATA_DIR, or, with PHOTORELAY_TEST_DB=postgres, a new
+ * database created on TEST_DATABASE_URL's server (dropped again by `close()`). Not the shared
+ * test database: the job queue is a table, and the worker of any other server on it (other
+ * test files run in parallel) would claim our jobs, without our files (they are under our
+ * DATA_DIR) or our ALLOW_PRIVATE_NETWORKS.
+ */
+
+const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+const mainScript = path.join(repoRoot, 'packages/server/src/main.ts');
+
+export interface SeededTeam {
+  teamId: number;
+  teamUuid: string;
+  email: string;
+  password: string;
+  projectsRootId: number;
+  ftpserversRootId: number;
+}
+
+/** A DATA_DIR with a migrated database holding one ready team and its owner. */
+export interface PreparedData {
+  dataDir: string;
+  /** PostgreSQL only; PGlite lives in DATA_DIR/db. */
+  databaseUrl?: string;
+  team: SeededTeam;
+  /** Removes the folder and drops the PostgreSQL database. */
+  remove(): Promise<void>;
+}
+
+function postgresAdminUrl(): string | undefined {
+  if (testBackend() !== 'postgres') return undefined;
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('PHOTORELAY_TEST_DB=postgres needs TEST_DATABASE_URL');
+  return url;
+}
+
+async function adminQuery(adminUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A new database on the TEST_DATABASE_URL server, optionally a copy of `template`. Falls back
+ * to TEST_DATABASE_URL itself (with a warning) where the role may not create databases.
+ */
+async function newPostgresDatabase(
+  adminUrl: string,
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `photorelay_proc_${process.pid}_${randomUUID().slice(0, 8)}`;
+  try {
+    await adminQuery(adminUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
+  } catch (err) {
+    console.warn(
+      `could not create a database for the server process (${(err as Error).message}); using TEST_DATABASE_URL`,
+    );
+    return { url: adminUrl, drop: async () => {} };
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
+/** Creates DATA_DIR and the database, migrates it and seeds one ready team (owner logs in with `team.email`/`team.password`). */
+export async function prepareData(): Promise<PreparedData> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-proc-'));
+  const adminUrl = postgresAdminUrl();
+  const pgDb = adminUrl ? await newPostgresDatabase(adminUrl) : undefined;
+  const db = await openDatabase({ databaseUrl: pgDb?.url, dataDir });
+  let team: SeededTeam;
+  try {
+    await migrate(db);
+    const email = `owner-${randomUUID().slice(0, 8)}@example.com`;
+    const password = 'correct horse battery';
+    const userId = await accountQueries.insertUser(db, {
+      email,
+      passwordHash: await hashPassword(password),
+      firstName: 'Owner',
+      lastName: 'User',
+      language: 'en',
+      timezone: 'Europe/Berlin',
+      verified: true,
+    });
+    const created = await createTeamOwnedBy(db, `Agency ${randomUUID().slice(0, 6)}`, userId);
+    await accountQueries.setCurrentTeam(db, userId, created.teamId);
+    while (await provisionNextTeam(db)) {}
+    const roots = await db
+      .selectFrom('folders')
+      .select(['id', 'type'])
+      .where('team_id', '=', created.teamId)
+      .where('parent_id', 'is', null)
+      .execute();
+    const root = (type: string) => {
+      const found = roots.find((r) => r.type === type);
+      if (!found) throw new Error(`team has no ${type} root folder`);
+      return found.id;
+    };
+    team = {
+      teamId: created.teamId,
+      teamUuid: created.teamUuid,
+      email,
+      password,
+      projectsRootId: root('projects'),
+      ftpserversRootId: root('ftpservers'),
+    };
+  } finally {
+    await db.destroy();
+  }
+  return {
+    dataDir,
+    databaseUrl: pgDb?.url,
+    team,
+    async remove() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await pgDb?.drop();
+    },
+  };
+}
+
+/**
+ * A second, independent copy of prepared data (same team, same ids): copying the PGlite folder
+ * or the PostgreSQL database is much faster than making a new one. `source` must not be in use.
+ */
+export async function copyData(source: PreparedData): Promise<PreparedData> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-proc-'));
+  fs.cpSync(source.dataDir, dataDir, { recursive: true });
+  const adminUrl = postgresAdminUrl();
+  let pgDb: { url: string; drop(): Promise<void> } | undefined;
+  if (adminUrl && source.databaseUrl && source.databaseUrl !== adminUrl) {
+    pgDb = await newPostgresDatabase(adminUrl, new URL(source.databaseUrl).pathname.slice(1));
+  } else if (adminUrl) {
+    pgDb = { url: adminUrl, drop: async () => {} };
+  }
+  return {
+    dataDir,
+    databaseUrl: pgDb?.url,
+    team: source.team,
+    async remove() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await pgDb?.drop();
+    },
+  };
+}
+
+export interface ServerProcess {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  ftpPort: number;
+  sftpPort: number;
+  dataDir: string;
+  readonly pid: number | undefined;
+  readonly running: boolean;
+  /** Starts (again) on the same DATA_DIR and ports; resolves when HTTP answers (ingest listens before HTTP). */
+  start(): Promise<void>;
+  /** Sends `signal` (default SIGKILL) and waits for the process to exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGTERM (graceful shutdown), SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+  /** Resident memory now (bytes; 0 when not running). */
+  rss(): number;
+  /** Peak resident memory of the current process so far (VmHWM, bytes). */
+  peakRss(): number;
+  /** The last 20 kB of its stdout and stderr, for failure messages. */
+  output(): string;
+  /** A client logged in as the seeded team's owner. */
+  login(email: string, password: string): Promise<TestClient>;
+}
+
+export interface ServerProcessOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  /** More settings; these override the defaults below. */
+  env?: Record<string, string>;
+  /** More flags for node, e.g. ['--cpu-prof']. */
+  nodeArgs?: string[];
+  /** A bundled JavaScript build of main.ts to run with plain node instead of main.ts through tsx. */
+  entry?: string;
+  /** How long start() waits for the server. Default 60 s. */
+  startTimeoutMs?: number;
+}
+
+function procStatus(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
+  if (pid === undefined) return 0;
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Prepares a server process on `dataDir` with free ports (kept across restarts). Settings:
+ * HOST 127.0.0.1, SEED_DEMO=0, ALLOW_PRIVATE_NETWORKS=1, JOB_LEASE_SECONDS=3, LOG_LEVEL=warn,
+ * a free passive port range, DATABASE_URL when given; `env` overrides them. Call start().
+ */
+export async function serverProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+  const [port, ftpPort, sftpPort] = [await freePort(), await freePort(), await freePort()];
+  const [pasvMin, pasvMax] = await freePortRange(50);
+  const inherited = { ...process.env };
+  // Nothing of the test process's own setup may leak into the server's configuration.
+  for (const key of [
+    'DATABASE_URL',
+    'NODE_TEST_CONTEXT',
+    'NODE_OPTIONS',
+    'SMTP_URL',
+    'PUBLIC_URL',
+    'SECRET_KEY',
+  ])
+    delete inherited[key];
+  const env: Record<string, string | undefined> = {
+    ...inherited,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    FTP_PORT: String(ftpPort),
+    SFTP_PORT: String(sftpPort),
+    PASV_PORTS: `${pasvMin}-${pasvMax}`,
+    DATA_DIR: options.dataDir,
+    SEED_DEMO: '0',
+    ALLOW_PRIVATE_NETWORKS: '1',
+    JOB_LEASE_SECONDS: '3',
+    LOG_LEVEL: 'warn',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
+  };
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+
+  const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+
+  const handle: ServerProcess = {
+    url,
+    port,
+    ftpPort,
+    sftpPort,
+    dataDir: options.dataDir,
+    get pid() {
+      return alive() ? child?.pid : undefined;
+    },
+    get running() {
+      return alive();
+    },
+    async start() {
+      if (alive()) return;
+      const script = options.entry ? [options.entry] : ['--import', 'tsx', mainScript];
+      const started = spawn(process.execPath, [...(options.nodeArgs ?? []), ...script], {
+        cwd: repoRoot,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child = started;
+      exited = new Promise<void>((resolve) => started.once('exit', () => resolve()));
+      started.stdout?.on('data', keep);
+      started.stderr?.on('data', keep);
+      const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+      for (;;) {
+        if (!alive()) throw new Error(`server process exited while starting:\n${output}`);
+        const answered = await fetch(`${url}/api/user/me`, { signal: AbortSignal.timeout(2000) }).then(
+          () => true,
+          () => false,
+        );
+        if (answered) return;
+        if (Date.now() > deadline) {
+          await handle.kill();
+          throw new Error(`server process did not answer within the time limit:\n${output}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async kill(signal = 'SIGKILL') {
+      if (!alive()) return;
+      child?.kill(signal);
+      await exited;
+    },
+    async stop(graceMs = 10_000) {
+      if (!alive()) return;
+      child?.kill('SIGTERM');
+      const timer = setTimeout(() => child?.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+    rss: () => procStatus(handle.pid, 'VmRSS'),
+    peakRss: () => procStatus(handle.pid, 'VmHWM'),
+    output: () => output,
+    async login(email, password) {
+      const client = new TestClient(url);
+      const res = await client.post('/api/user/login', { email, password });
+      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return client;
+    },
+  };
+  return handle;
+}
