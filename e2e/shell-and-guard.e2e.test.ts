@@ -206,10 +206,11 @@ describe('app shell and route guard', () => {
       await screenshot(page, '30-dashboard-drawer');
     });
 
-    it('shows placeholders for later screens and a not-found page', async () => {
+    it('redirects /project to its overview and shows placeholders and a not-found page', async () => {
       await page.goto('/project?id=7');
       await page.waitForURL('**/project/overview?id=7');
-      await page.getByTestId('coming-soon').waitFor();
+      // Another team's (or no) project is simply not there.
+      await page.getByTestId('project-not-found').waitFor();
       await page.goto('/calendar');
       await page.getByTestId('coming-soon').waitFor();
       await screenshot(page, '31-coming-soon');

@@ -143,6 +143,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
       // Journeys sign in and up many times from one address.
       AUTH_RATE_LIMIT: '1000',
+      // Free ingest ports, so a product running on the defaults (2121/2222) does not clash.
+      FTP_PORT: String(await freePort()),
+      SFTP_PORT: String(await freePort()),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,9 @@ const field = z.string().max(limits.ftpServerField);
 export const portField = z
   .union([z.number().int(), z.string().regex(/^\d*$/), z.null()])
   .transform((v) => (v === '' || v === null ? null : Number(v)))
-  .refine((v) => v === null || (v >= limits.portMin && v <= limits.portMax), { message: 'Port must be between 1 and 65535' });
+  .refine((v) => v === null || (v >= limits.portMin && v <= limits.portMax), {
+    message: 'Port must be between 1 and 65535',
+  });
 
 export const ftpServerBody = z.object({
   name: z.string().trim().min(1).max(limits.ftpServerName),

@@ -30,7 +30,12 @@ export const project = z.object({
   bytesreceived: z.number(),
   bytessent: z.number(),
   ftpAccounts: z.array(z.object({ username: z.string(), password: z.string() })),
-  ingest: z.object({ host: z.string(), ftpPort: z.number(), ftpsImplicitPort: z.number().nullable(), sftpPort: z.number() }),
+  ingest: z.object({
+    host: z.string(),
+    ftpPort: z.number(),
+    ftpsImplicitPort: z.number().nullable(),
+    sftpPort: z.number(),
+  }),
   ftpServers: z.array(projectFtpServer),
   otherFtpServers: z.array(namedRef),
   destinationProjects: z.array(destinationProject),

@@ -23,16 +23,25 @@ import { accountRoutes } from './modules/account/routes.ts';
 import { configFileRoutes } from './modules/configfiles/routes.ts';
 import { folderRoutes } from './modules/folders/routes.ts';
 import { ftpServerRoutes } from './modules/ftpservers/routes.ts';
-import { projectRoutes } from './modules/projects/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
+import { projectRoutes } from './modules/projects/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /** Team-scoped areas, each a plugin mounted under /api/:teamUuid. Later areas add themselves here. */
-const teamAreas = [teamRoutes, folderRoutes, configFileRoutes, projectRoutes, ftpServerRoutes, jobRoutes, metadataRoutes, commandStateRoutes];
+const teamAreas = [
+  teamRoutes,
+  folderRoutes,
+  configFileRoutes,
+  projectRoutes,
+  ftpServerRoutes,
+  jobRoutes,
+  metadataRoutes,
+  commandStateRoutes,
+];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({

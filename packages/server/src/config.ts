@@ -47,7 +47,11 @@ const schema = z.object({
     .refine(([a, b]) => a >= 1 && b <= 65535 && a <= b, 'must be a range of ports'),
   PASV_ADDRESS: z.string().optional(),
   SFTP_PORT: port.default(2222),
-  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(2 * 1024 ** 3),
   RETENTION_DAYS: z.coerce.number().min(1).default(30),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),

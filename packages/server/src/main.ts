@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
-import { type Role, startPhotoRelay } from './runtime.ts';
 import { seedDemo } from './modules/teams/seed-demo.ts';
+import { type Role, startPhotoRelay } from './runtime.ts';
 
 const roles: Role[] = ['all', 'web', 'ingest', 'worker'];
 
@@ -19,7 +19,9 @@ async function main() {
     log.info(`PhotoRelay is running: open ${config.publicUrl} (API docs: ${config.publicUrl}/api/docs)`);
     console.log(`\n  PhotoRelay:  ${config.publicUrl}`);
     if (running.ingest) {
-      console.log(`  FTP/FTPS:    ${config.publicFtpHost}:${running.ingest.ftpPort}   SFTP: ${config.publicFtpHost}:${running.ingest.sftpPort}`);
+      console.log(
+        `  FTP/FTPS:    ${config.publicFtpHost}:${running.ingest.ftpPort}   SFTP: ${config.publicFtpHost}:${running.ingest.sftpPort}`,
+      );
     }
     if (demo) console.log(`  Log in as:   ${demo.email}\n  Password:    ${demo.password}\n`);
   }

@@ -4,8 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { forMembers } from '../http/access.ts';
 import { randomToken, sha256, tokenMatches } from '../crypto/tokens.ts';
+import { forMembers } from '../http/access.ts';
 import * as q from './queries.ts';
 
 /** Stores a command for the runner and answers `{result, commandId, token}` (spec §7). */

@@ -31,7 +31,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
  * not only a killed process. A smaller buffer pool keeps the embedded server's memory modest.
  */
 function pgliteStartParams(): string[] {
-  const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams ?? ['--single'];
+  const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams ?? [
+    '--single',
+  ];
   return [...defaults.filter((p) => p !== '-F'), '-c', 'shared_buffers=16MB'];
 }
 

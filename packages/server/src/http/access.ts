@@ -1,8 +1,8 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import type { Db } from '../db/kysely.ts';
+import { type NodeKind, resolveNodeFolder } from '../modules/folders/nodes.ts';
 import { loadAccess, requirePermission, requireTeamAdmin } from '../modules/folders/permissions.ts';
-import { resolveNodeFolder, type NodeKind } from '../modules/folders/nodes.ts';
 
 /**
  * Who a team route is for, declared on the route as `config` and enforced before validation by

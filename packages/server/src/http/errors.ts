@@ -32,6 +32,8 @@ export function registerNotFound(app: FastifyInstance, indexHtml: Buffer | null)
     if (indexHtml && request.method === 'GET' && !request.url.startsWith('/api/')) {
       return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
     }
-    return reply.status(404).send({ error: 'NotFound', message: `${request.method} ${request.url.split('?')[0]}` });
+    return reply
+      .status(404)
+      .send({ error: 'NotFound', message: `${request.method} ${request.url.split('?')[0]}` });
   });
 }

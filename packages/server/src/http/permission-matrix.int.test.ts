@@ -24,11 +24,20 @@ test('every team route answers each role as its declared access says', async () 
   const calendarsRoot = await rootFolder(server, team, 'calendars');
   const projectFolder = await makeFolder(server, team, projectsRoot.id, 'granted projects');
   const serverFolder = await makeFolder(server, team, serversRoot.id, 'granted servers');
-  const photographerGroup = await db.selectFrom('groups').select('id').where('team_id', '=', team.teamId).where('name', '=', 'Photographer').executeTakeFirstOrThrow();
+  const photographerGroup = await db
+    .selectFrom('groups')
+    .select('id')
+    .where('team_id', '=', team.teamId)
+    .where('name', '=', 'Photographer')
+    .executeTakeFirstOrThrow();
 
   const operator = await makeMember(server, team, 'Operator');
   const none = await makeMember(server, team, 'Photographer');
-  const levels = { read: ['read'], write: ['read', 'write'], folder_admin: ['read', 'write', 'folder_admin'] } as const;
+  const levels = {
+    read: ['read'],
+    write: ['read', 'write'],
+    folder_admin: ['read', 'write', 'folder_admin'],
+  } as const;
   const photographers: Record<keyof typeof levels, Awaited<ReturnType<typeof makeMember>>> = {
     read: await makeMember(server, team, 'Photographer'),
     write: await makeMember(server, team, 'Photographer'),
@@ -47,17 +56,37 @@ test('every team route answers each role as its declared access says', async () 
     const secret = encryptSecret(server.running.ctx.config.secretKey, 'pw');
     const project = await db
       .insertInto('projects')
-      .values({ team_id: team.teamId, folder_id: projectFolder, name: `p${fixture}`, ingest_username: `matrix-${team.teamId}-${fixture}`, ingest_password_enc: secret })
+      .values({
+        team_id: team.teamId,
+        folder_id: projectFolder,
+        name: `p${fixture}`,
+        ingest_username: `matrix-${team.teamId}-${fixture}`,
+        ingest_password_enc: secret,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const ftpServer = await db
       .insertInto('ftp_servers')
-      .values({ team_id: team.teamId, folder_id: serverFolder, name: `s${fixture}`, host: 'example.com', port: null, username: 'u', password_enc: secret })
+      .values({
+        team_id: team.teamId,
+        folder_id: serverFolder,
+        name: `s${fixture}`,
+        host: 'example.com',
+        port: null,
+        username: 'u',
+        password_enc: secret,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const calendar = await db
       .insertInto('calendars')
-      .values({ team_id: team.teamId, folder_id: calendarsRoot.id, name: `c${fixture}`, refname: `matrix-${fixture}`, url: null })
+      .values({
+        team_id: team.teamId,
+        folder_id: calendarsRoot.id,
+        name: `c${fixture}`,
+        refname: `matrix-${fixture}`,
+        url: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { folder: projectFolder, project: project.id, ftpserver: ftpServer.id, calendar: calendar.id };
@@ -91,7 +120,11 @@ test('every team route answers each role as its declared access says', async () 
     assert.deepEqual([foreign.status, foreign.body.error], [404, 'NotFound'], `${label}: other team`);
 
     if (route.config.access === 'member') {
-      for (const actor of [none, photographers.read]) assert.ok(allowed((await call({ name: 'p', client: actor.client }, route)).status), `${label}: photographer`);
+      for (const actor of [none, photographers.read])
+        assert.ok(
+          allowed((await call({ name: 'p', client: actor.client }, route)).status),
+          `${label}: photographer`,
+        );
     } else if (route.config.access === 'teamAdmin') {
       for (const actor of [none, photographers.folder_admin]) {
         const res = await call({ name: 'p', client: actor.client }, route);
@@ -100,12 +133,24 @@ test('every team route answers each role as its declared access says', async () 
     } else {
       const needs = route.config.needs;
       const res = await call({ name: 'none', client: none.client }, route);
-      assert.deepEqual([res.status, res.body.error], [404, 'NotFound'], `${label}: photographer without rights`);
-      for (const [level, member] of Object.entries(photographers) as Array<[keyof typeof levels, typeof none]>) {
+      assert.deepEqual(
+        [res.status, res.body.error],
+        [404, 'NotFound'],
+        `${label}: photographer without rights`,
+      );
+      for (const [level, member] of Object.entries(photographers) as Array<
+        [keyof typeof levels, typeof none]
+      >) {
         const holds = (levels[level] as readonly string[]).includes(needs);
         const answer = await call({ name: level, client: member.client }, route);
-        if (holds) assert.ok(allowed(answer.status), `${label}: photographer with ${level} got ${answer.status}`);
-        else assert.deepEqual([answer.status, answer.body.error], [403, 'MissingPermission'], `${label}: photographer with ${level}`);
+        if (holds)
+          assert.ok(allowed(answer.status), `${label}: photographer with ${level} got ${answer.status}`);
+        else
+          assert.deepEqual(
+            [answer.status, answer.body.error],
+            [403, 'MissingPermission'],
+            `${label}: photographer with ${level}`,
+          );
       }
     }
   }
@@ -114,7 +159,10 @@ test('every team route answers each role as its declared access says', async () 
     nodeIds = await freshNodes();
     for (const actor of [operator.client, team.owner.client]) {
       const res = await call({ name: 'admin', client: actor }, route);
-      assert.ok(allowed(res.status), `${route.method} ${route.url}: owner/operator got ${res.status} ${JSON.stringify(res.body)}`);
+      assert.ok(
+        allowed(res.status),
+        `${route.method} ${route.url}: owner/operator got ${res.status} ${JSON.stringify(res.body)}`,
+      );
     }
   }
 });

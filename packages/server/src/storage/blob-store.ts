@@ -8,7 +8,10 @@ import { pipeline } from 'node:stream/promises';
 /** Where file contents live. Local disk now; an S3-compatible store can implement the same. */
 export interface BlobStore {
   /** Streams into a new blob, flushed to disk before it resolves. Over `maxBytes` rejects and keeps nothing. */
-  write(data: Readable, options?: { maxBytes?: number }): Promise<{ key: string; size: number; sha256: string }>;
+  write(
+    data: Readable,
+    options?: { maxBytes?: number },
+  ): Promise<{ key: string; size: number; sha256: string }>;
   read(key: string): Readable;
   /** A local path for adapters that want one (FTP clients upload from a file). */
   localPath(key: string): string;
@@ -46,7 +49,8 @@ export function createLocalBlobStore(root: string): BlobStore {
       const meter = new Transform({
         transform(chunk: Buffer, _enc, done) {
           size += chunk.length;
-          if (options.maxBytes !== undefined && size > options.maxBytes) return done(new SizeLimitError(options.maxBytes));
+          if (options.maxBytes !== undefined && size > options.maxBytes)
+            return done(new SizeLimitError(options.maxBytes));
           hash.update(chunk);
           done(null, chunk);
         },

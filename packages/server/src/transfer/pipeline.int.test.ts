@@ -42,7 +42,14 @@ before(async () => {
     backend: agency,
     log,
   });
-  destSftp = await startSftpIngest({ port: 0, host: '127.0.0.1', hostKeyDir: path.join(work, 'ssh'), maxUploadBytes: 100_000_000, backend: agency, log });
+  destSftp = await startSftpIngest({
+    port: 0,
+    host: '127.0.0.1',
+    hostKeyDir: path.join(work, 'ssh'),
+    maxUploadBytes: 100_000_000,
+    backend: agency,
+    log,
+  });
   server = await startTestServer({ ALLOW_PRIVATE_NETWORKS: '1' });
 });
 
@@ -53,18 +60,43 @@ after(async () => {
   agency.cleanup();
 });
 
-type Job = { id: number; filename: string; state: string; trynumber: number; errortext: string | null; ftpservername: string | null; destprojectname: string | null; canRetry: boolean };
+type Job = {
+  id: number;
+  filename: string;
+  state: string;
+  trynumber: number;
+  errortext: string | null;
+  ftpservername: string | null;
+  destprojectname: string | null;
+  canRetry: boolean;
+};
 
 async function setupProject(client: TestClient, teamUuid: string, parentFolderId: number, name: string) {
-  const created = await client.post<{ projectId: number }>(`/api/${teamUuid}/project`, { name, parentFolderId });
+  const created = await client.post<{ projectId: number }>(`/api/${teamUuid}/project`, {
+    name,
+    parentFolderId,
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
-  const project = await client.get<{ project: { ftpAccounts: Array<{ username: string; password: string }>; ingest: { ftpPort: number; sftpPort: number } } }>(
-    `/api/${teamUuid}/project/${created.body.projectId}`,
-  );
-  return { id: created.body.projectId, account: project.body.project.ftpAccounts[0], ingest: project.body.project.ingest };
+  const project = await client.get<{
+    project: {
+      ftpAccounts: Array<{ username: string; password: string }>;
+      ingest: { ftpPort: number; sftpPort: number };
+    };
+  }>(`/api/${teamUuid}/project/${created.body.projectId}`);
+  return {
+    id: created.body.projectId,
+    account: project.body.project.ftpAccounts[0],
+    ingest: project.body.project.ingest,
+  };
 }
 
-async function addServer(client: TestClient, teamUuid: string, parentFolderId: number, protocol: 'ftp' | 'ftps' | 'sftp', pathOnServer: string) {
+async function addServer(
+  client: TestClient,
+  teamUuid: string,
+  parentFolderId: number,
+  protocol: 'ftp' | 'ftps' | 'sftp',
+  pathOnServer: string,
+) {
   const res = await client.post<{ ftpserverid: number }>(`/api/${teamUuid}/ftpserver`, {
     name: `Agency ${protocol}`,
     host: '127.0.0.1',
@@ -80,12 +112,20 @@ async function addServer(client: TestClient, teamUuid: string, parentFolderId: n
 }
 
 async function jobsOf(client: TestClient, teamUuid: string, projectId: number) {
-  const res = await client.post<{ jobs: Job[]; count: number }>(`/api/${teamUuid}/jobs/100/0`, { projectid: projectId });
+  const res = await client.post<{ jobs: Job[]; count: number }>(`/api/${teamUuid}/jobs/100/0`, {
+    projectid: projectId,
+  });
   assert.equal(res.status, 200);
   return res.body;
 }
 
-async function waitForJobs(client: TestClient, teamUuid: string, projectId: number, done: (jobs: Job[]) => boolean, timeoutMs = 20_000) {
+async function waitForJobs(
+  client: TestClient,
+  teamUuid: string,
+  projectId: number,
+  done: (jobs: Job[]) => boolean,
+  timeoutMs = 20_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { jobs } = await jobsOf(client, teamUuid, projectId);
@@ -95,10 +135,23 @@ async function waitForJobs(client: TestClient, teamUuid: string, projectId: numb
   }
 }
 
-async function ftpUpload(port: number, account: { username: string; password: string }, remotePath: string, data: Buffer, secure = false) {
+async function ftpUpload(
+  port: number,
+  account: { username: string; password: string },
+  remotePath: string,
+  data: Buffer,
+  secure = false,
+) {
   const client = new FtpClient(10_000);
   try {
-    await client.access({ host: '127.0.0.1', port, user: account.username, password: account.password, secure, secureOptions: { rejectUnauthorized: false } });
+    await client.access({
+      host: '127.0.0.1',
+      port,
+      user: account.username,
+      password: account.password,
+      secure,
+      secureOptions: { rejectUnauthorized: false },
+    });
     const dir = path.posix.dirname(remotePath);
     if (dir !== '.') await client.ensureDir(dir);
     await client.uploadFrom(Readable.from([data]), path.posix.basename(remotePath));
@@ -114,7 +167,11 @@ describe('ingest to destinations', () => {
     const projects = await rootFolder(server, team, 'projects');
     const servers = await rootFolder(server, team, 'ftpservers');
     const project = await setupProject(c, team.teamUuid, projects.id, 'Stadium');
-    for (const [protocol, dir] of [['ftp', 'in/ftp'], ['ftps', 'in/ftps'], ['sftp', 'in/sftp']] as const) {
+    for (const [protocol, dir] of [
+      ['ftp', 'in/ftp'],
+      ['ftps', 'in/ftps'],
+      ['sftp', 'in/sftp'],
+    ] as const) {
       const id = await addServer(c, team.teamUuid, servers.id, protocol, `${dir}-${team.teamId}`);
       assert.equal((await c.post(`/api/${team.teamUuid}/project/${project.id}/ftpserver/${id}`)).status, 200);
     }
@@ -128,45 +185,85 @@ describe('ingest to destinations', () => {
     await ftpUpload(project.ingest.ftpPort, project.account, files[0][0], files[0][1]);
     await ftpUpload(project.ingest.ftpPort, project.account, files[1][0], files[1][1], true);
     const sftp = new SftpClient();
-    await sftp.connect({ host: '127.0.0.1', port: project.ingest.sftpPort, username: project.account.username, password: project.account.password });
+    await sftp.connect({
+      host: '127.0.0.1',
+      port: project.ingest.sftpPort,
+      username: project.account.username,
+      password: project.account.password,
+    });
     await sftp.put(files[2][1], `/${files[2][0]}`);
     await sftp.end();
     const local = path.join(work, `curl-${team.teamId}.jpg`);
     fs.writeFileSync(local, files[3][1]);
-    await run('curl', ['-sS', '--ftp-create-dirs', '-T', local, `ftp://${project.account.username}:${project.account.password}@127.0.0.1:${project.ingest.ftpPort}/curl/SONY_0004.JPG`]);
+    await run('curl', [
+      '-sS',
+      '--ftp-create-dirs',
+      '-T',
+      local,
+      `ftp://${project.account.username}:${project.account.password}@127.0.0.1:${project.ingest.ftpPort}/curl/SONY_0004.JPG`,
+    ]);
 
-    const jobs = await waitForJobs(c, team.teamUuid, project.id, (j) => j.length === 12 && j.every((x) => x.state === 'succeeded'));
+    const jobs = await waitForJobs(
+      c,
+      team.teamUuid,
+      project.id,
+      (j) => j.length === 12 && j.every((x) => x.state === 'succeeded'),
+    );
     assert.equal(jobs.length, 12);
-    for (const [protocol, dir] of [['ftp', 'in/ftp'], ['ftps', 'in/ftps'], ['sftp', 'in/sftp']]) {
+    for (const [protocol, dir] of [
+      ['ftp', 'in/ftp'],
+      ['ftps', 'in/ftps'],
+      ['sftp', 'in/sftp'],
+    ]) {
       for (const [name, bytes] of files) {
         const delivered = fs.readFileSync(agency.fileOf(3, `${dir}-${team.teamId}/${name}`));
         assert.equal(sha(delivered), sha(bytes), `${protocol} ${name}`);
       }
     }
-    const info = await c.get<{ project: { fileincount: number; fileoutcount: number; bytesreceived: number; bytessent: number } }>(
-      `/api/${team.teamUuid}/project/${project.id}`,
-    );
+    const info = await c.get<{
+      project: { fileincount: number; fileoutcount: number; bytesreceived: number; bytessent: number };
+    }>(`/api/${team.teamUuid}/project/${project.id}`);
     const total = files.reduce((n, [, b]) => n + b.length, 0);
     assert.deepEqual(
-      [info.body.project.fileincount, info.body.project.fileoutcount, info.body.project.bytesreceived, info.body.project.bytessent],
+      [
+        info.body.project.fileincount,
+        info.body.project.fileoutcount,
+        info.body.project.bytesreceived,
+        info.body.project.bytessent,
+      ],
       [4, 12, total, total * 3],
     );
-    const summary = await c.post<{ summary: Array<{ project: string; ftpserver: string; jobcount: number; failedjobcount: number }> }>(`/api/${team.teamUuid}/jobs/summary`);
-    assert.deepEqual(summary.body.summary.map((s) => [s.project, s.ftpserver, s.jobcount, s.failedjobcount]), [
-      ['Stadium', 'Agency ftp', 4, 0],
-      ['Stadium', 'Agency ftps', 4, 0],
-      ['Stadium', 'Agency sftp', 4, 0],
-    ]);
-    const stats = await c.get<{ hours: Array<{ filesIn: number; filesOut: number }> }>(`/api/${team.teamUuid}/project/${project.id}/stats`);
-    assert.equal(stats.body.hours.reduce((n, h) => n + h.filesIn, 0), 4);
-    assert.equal(stats.body.hours.reduce((n, h) => n + h.filesOut, 0), 12);
-    const log = await c.get<{ sessions: Array<{ protocol: string; loginResult: string; entries: Array<{ text: string }> }> }>(
-      `/api/${team.teamUuid}/project/${project.id}/connectionlog`,
+    const summary = await c.post<{
+      summary: Array<{ project: string; ftpserver: string; jobcount: number; failedjobcount: number }>;
+    }>(`/api/${team.teamUuid}/jobs/summary`);
+    assert.deepEqual(
+      summary.body.summary.map((s) => [s.project, s.ftpserver, s.jobcount, s.failedjobcount]),
+      [
+        ['Stadium', 'Agency ftp', 4, 0],
+        ['Stadium', 'Agency ftps', 4, 0],
+        ['Stadium', 'Agency sftp', 4, 0],
+      ],
     );
+    const stats = await c.get<{ hours: Array<{ filesIn: number; filesOut: number }> }>(
+      `/api/${team.teamUuid}/project/${project.id}/stats`,
+    );
+    assert.equal(
+      stats.body.hours.reduce((n, h) => n + h.filesIn, 0),
+      4,
+    );
+    assert.equal(
+      stats.body.hours.reduce((n, h) => n + h.filesOut, 0),
+      12,
+    );
+    const log = await c.get<{
+      sessions: Array<{ protocol: string; loginResult: string; entries: Array<{ text: string }> }>;
+    }>(`/api/${team.teamUuid}/project/${project.id}/connectionlog`);
     assert.ok(log.body.sessions.some((s) => s.protocol === 'sftp' && s.loginResult === 'ok'));
     assert.ok(log.body.sessions.some((s) => s.protocol === 'ftps'));
     assert.ok(log.body.sessions.some((s) => s.entries.some((e) => e.text.startsWith('STOR'))));
-    assert.ok(log.body.sessions.every((s) => s.entries.every((e) => !e.text.includes(project.account.password))));
+    assert.ok(
+      log.body.sessions.every((s) => s.entries.every((e) => !e.text.includes(project.account.password))),
+    );
   });
 
   test('a re-sent file is not delivered twice; a switched-off destination gets no jobs', async () => {
@@ -179,13 +276,19 @@ describe('ingest to destinations', () => {
     const b = await addServer(c, team.teamUuid, servers.id, 'sftp', `dup-b-${team.teamId}`);
     await c.post(`/api/${team.teamUuid}/project/${project.id}/ftpserver/${a}`);
     await c.post(`/api/${team.teamUuid}/project/${project.id}/ftpserver/${b}`);
-    assert.equal((await c.put(`/api/${team.teamUuid}/project/${project.id}/ftpserver/${b}`, { enabled: false })).status, 200);
+    assert.equal(
+      (await c.put(`/api/${team.teamUuid}/project/${project.id}/ftpserver/${b}`, { enabled: false })).status,
+      200,
+    );
     const bytes = crypto.randomBytes(100_000);
     await ftpUpload(project.ingest.ftpPort, project.account, 'IMG_9.JPG', bytes);
     await waitForJobs(c, team.teamUuid, project.id, (j) => j.length === 1 && j[0].state === 'succeeded');
     await ftpUpload(project.ingest.ftpPort, project.account, 'IMG_9.JPG', bytes);
     const jobs = await waitForJobs(c, team.teamUuid, project.id, (j) => j.length === 2);
-    assert.deepEqual(jobs.map((j) => j.state), ['duplicate', 'succeeded']);
+    assert.deepEqual(
+      jobs.map((j) => j.state),
+      ['duplicate', 'succeeded'],
+    );
     assert.equal(fs.existsSync(agency.fileOf(3, `dup-b-${team.teamId}/IMG_9.JPG`)), false);
   });
 });
@@ -202,13 +305,26 @@ describe('project to project', () => {
     await c.post(`/api/${team.teamUuid}/project/${source.id}/destinationproject/${target.id}`);
     await c.post(`/api/${team.teamUuid}/project/${target.id}/destinationproject/${source.id}`);
     await c.post(`/api/${team.teamUuid}/project/${target.id}/ftpserver/${serverId}`);
-    assert.equal((await c.post(`/api/${team.teamUuid}/project/${source.id}/destinationproject/${source.id}`)).status, 400);
+    assert.equal(
+      (await c.post(`/api/${team.teamUuid}/project/${source.id}/destinationproject/${source.id}`)).status,
+      400,
+    );
 
     const bytes = crypto.randomBytes(120_000);
     await ftpUpload(source.ingest.ftpPort, source.account, 'match/IMG_1.JPG', bytes);
-    const sourceJobs = await waitForJobs(c, team.teamUuid, source.id, (j) => j.length === 1 && j[0].state === 'succeeded');
+    const sourceJobs = await waitForJobs(
+      c,
+      team.teamUuid,
+      source.id,
+      (j) => j.length === 1 && j[0].state === 'succeeded',
+    );
     assert.equal(sourceJobs[0].destprojectname, 'Target');
-    const targetJobs = await waitForJobs(c, team.teamUuid, target.id, (j) => j.length === 1 && j[0].state === 'succeeded');
+    const targetJobs = await waitForJobs(
+      c,
+      team.teamUuid,
+      target.id,
+      (j) => j.length === 1 && j[0].state === 'succeeded',
+    );
     assert.equal(targetJobs[0].ftpservername, 'Agency ftp', 'no job back to Source: the chain ends');
     assert.equal(sha(fs.readFileSync(agency.fileOf(3, `p2p-${team.teamId}/match/IMG_1.JPG`))), sha(bytes));
     await new Promise((r) => setTimeout(r, 300));
@@ -234,7 +350,12 @@ describe('failures', () => {
     });
     await c.post(`/api/${team.teamUuid}/project/${project.id}/ftpserver/${res.body.ftpserverid}`);
     await ftpUpload(project.ingest.ftpPort, project.account, 'IMG_1.JPG', crypto.randomBytes(1000));
-    const [job] = await waitForJobs(c, team.teamUuid, project.id, (j) => j.length === 1 && j[0].trynumber >= 1);
+    const [job] = await waitForJobs(
+      c,
+      team.teamUuid,
+      project.id,
+      (j) => j.length === 1 && j[0].trynumber >= 1,
+    );
     assert.equal(job.state, 'scheduled');
     assert.match(job.errortext ?? '', /ECONNREFUSED/);
     assert.equal(job.canRetry, true);
@@ -251,13 +372,33 @@ describe('failures', () => {
     const projects = await rootFolder(server, team, 'projects');
     const project = await setupProject(c, team.teamUuid, projects.id, 'Guarded');
     const client = new FtpClient(5000);
-    await assert.rejects(client.access({ host: '127.0.0.1', port: project.ingest.ftpPort, user: project.account.username, password: 'wrong' }), /530/);
+    await assert.rejects(
+      client.access({
+        host: '127.0.0.1',
+        port: project.ingest.ftpPort,
+        user: project.account.username,
+        password: 'wrong',
+      }),
+      /530/,
+    );
     client.close();
     const good = new FtpClient(5000);
-    await good.access({ host: '127.0.0.1', port: project.ingest.ftpPort, user: project.account.username, password: project.account.password });
+    await good.access({
+      host: '127.0.0.1',
+      port: project.ingest.ftpPort,
+      user: project.account.username,
+      password: project.account.password,
+    });
     await good.uploadFrom(Readable.from([Buffer.from('x'.repeat(100))]), '../../escape.jpg').catch(() => {});
-    const uploads = await server.running.ctx.db.selectFrom('uploads').select('path').where('project_id', '=', project.id).execute();
-    assert.ok(uploads.every((u) => !u.path.includes('..') && !u.path.startsWith('/')), JSON.stringify(uploads));
+    const uploads = await server.running.ctx.db
+      .selectFrom('uploads')
+      .select('path')
+      .where('project_id', '=', project.id)
+      .execute();
+    assert.ok(
+      uploads.every((u) => !u.path.includes('..') && !u.path.startsWith('/')),
+      JSON.stringify(uploads),
+    );
     good.close();
 
     const base = `/api/${other.teamUuid}`;

@@ -47,7 +47,8 @@ export async function processUpload(ctx: AppContext, upload: UploadToProcess): P
       const next = await step.run(ctx, upload, current);
       if (next) {
         // The blob an earlier step made is dropped once a later step replaced it.
-        if (current.blobKey !== upload.blobKey && next.blobKey !== current.blobKey) await ctx.blobs.remove(current.blobKey);
+        if (current.blobKey !== upload.blobKey && next.blobKey !== current.blobKey)
+          await ctx.blobs.remove(current.blobKey);
         current = { ...next, detail: { ...current.detail, ...next.detail } };
       }
     } catch (error) {

@@ -25,16 +25,35 @@ async function projectWithDeadDestination(name: string) {
   const base = `/api/${team.teamUuid}`;
   const projects = await rootFolder(server, team, 'projects');
   const servers = await rootFolder(server, team, 'ftpservers');
-  const projectId = (await c.post<{ projectId: number }>(`${base}/project`, { name, parentFolderId: projects.id })).body.projectId;
-  const serverId = (await c.post<{ ftpserverid: number }>(`${base}/ftpserver`, { name: 'Dead', host: '127.0.0.1', port: 9, protocol: 'ftp', username: 'u', password: 'p', parentFolderId: servers.id })).body.ftpserverid;
+  const projectId = (
+    await c.post<{ projectId: number }>(`${base}/project`, { name, parentFolderId: projects.id })
+  ).body.projectId;
+  const serverId = (
+    await c.post<{ ftpserverid: number }>(`${base}/ftpserver`, {
+      name: 'Dead',
+      host: '127.0.0.1',
+      port: 9,
+      protocol: 'ftp',
+      username: 'u',
+      password: 'p',
+      parentFolderId: servers.id,
+    })
+  ).body.ftpserverid;
   await c.post(`${base}/project/${projectId}/ftpserver/${serverId}`);
-  const project = await c.get<{ project: { ftpAccounts: Array<{ username: string; password: string }> } }>(`${base}/project/${projectId}`);
+  const project = await c.get<{ project: { ftpAccounts: Array<{ username: string; password: string }> } }>(
+    `${base}/project/${projectId}`,
+  );
   return { team, projectId, account: project.body.project.ftpAccounts[0] };
 }
 
 async function upload(account: { username: string; password: string }, name: string) {
   const ftp = new FtpClient(5000);
-  await ftp.access({ host: '127.0.0.1', port: server.running.ingest?.ftpPort, user: account.username, password: account.password });
+  await ftp.access({
+    host: '127.0.0.1',
+    port: server.running.ingest?.ftpPort,
+    user: account.username,
+    password: account.password,
+  });
   await ftp.uploadFrom(Readable.from([crypto.randomBytes(2000)]), name);
   ftp.close();
 }
@@ -59,24 +78,41 @@ test('a job that gives up is failed and owners and operators get one mail per de
   assert.match(mail.subject, /delivery to Dead failed \(Gives up\)/);
   assert.match(mail.text, /LAST_TRY\.JPG/);
   assert.match(mail.text, /ECONNREFUSED/);
-  const job = await db.selectFrom('jobs').select(['state', 'trynumber']).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+  const job = await db
+    .selectFrom('jobs')
+    .select(['state', 'trynumber'])
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
   assert.deepEqual(job, { state: 'failed', trynumber: maxTries });
 
   // A second give-up within the hour sends no second mail.
   await upload(account, 'SECOND.JPG');
   for (let i = 0; i < 50; i++) {
-    const moved = await db.updateTable('jobs').set({ trynumber: maxTries - 1, scheduletime: new Date() }).where('project_id', '=', projectId).where('state', '=', 'scheduled').executeTakeFirst();
+    const moved = await db
+      .updateTable('jobs')
+      .set({ trynumber: maxTries - 1, scheduletime: new Date() })
+      .where('project_id', '=', projectId)
+      .where('state', '=', 'scheduled')
+      .executeTakeFirst();
     if (Number(moved.numUpdatedRows) > 0) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   server.running.ctx.wake.pipeline();
   for (let i = 0; i < 100; i++) {
-    const failed = await db.selectFrom('jobs').select('id').where('project_id', '=', projectId).where('state', '=', 'failed').execute();
+    const failed = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('state', '=', 'failed')
+      .execute();
     if (failed.length === 2) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   await new Promise((r) => setTimeout(r, 200));
-  assert.equal(server.mail.mails.filter((m) => m.to === team.owner.email && /failed/.test(m.subject)).length, 1);
+  assert.equal(
+    server.mail.mails.filter((m) => m.to === team.owner.email && /failed/.test(m.subject)).length,
+    1,
+  );
 });
 
 test('retention purges finished uploads, their jobs and files; waiting ones stay', async () => {
@@ -89,18 +125,37 @@ test('retention purges finished uploads, their jobs and files; waiting ones stay
     if (n.length === 2) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  await db.updateTable('uploads').set({ received_at: sql<Date>`now() - interval '3 days'` }).where('project_id', '=', projectId).execute();
-  const old = await db.selectFrom('uploads').select(['id', 'blob_key']).where('project_id', '=', projectId).where('path', '=', 'OLD.JPG').executeTakeFirstOrThrow();
+  await db
+    .updateTable('uploads')
+    .set({ received_at: sql<Date>`now() - interval '3 days'` })
+    .where('project_id', '=', projectId)
+    .execute();
+  const old = await db
+    .selectFrom('uploads')
+    .select(['id', 'blob_key'])
+    .where('project_id', '=', projectId)
+    .where('path', '=', 'OLD.JPG')
+    .executeTakeFirstOrThrow();
   await db.updateTable('jobs').set({ state: 'failed' }).where('upload_id', '=', old.id).execute();
   const file = server.running.ctx.blobs.localPath(old.blob_key);
   const { default: fs } = await import('node:fs');
   assert.ok(fs.existsSync(file));
 
-  const worker = (await import('./worker.ts')).startPipelineWorker(server.running.ctx, { concurrency: 1, leaseSeconds: 30, retentionDays: 1 });
+  const worker = (await import('./worker.ts')).startPipelineWorker(server.running.ctx, {
+    concurrency: 1,
+    leaseSeconds: 30,
+    retentionDays: 1,
+  });
   await worker.purgeExpired();
   await worker.stop();
   const left = await db.selectFrom('uploads').select('path').where('project_id', '=', projectId).execute();
-  assert.deepEqual(left.map((u) => u.path), ['WAITING.JPG']);
+  assert.deepEqual(
+    left.map((u) => u.path),
+    ['WAITING.JPG'],
+  );
   assert.equal(fs.existsSync(file), false);
-  assert.equal((await db.selectFrom('jobs').select('id').where('upload_id', '=', old.id).execute()).length, 0);
+  assert.equal(
+    (await db.selectFrom('jobs').select('id').where('upload_id', '=', old.id).execute()).length,
+    0,
+  );
 });

@@ -17,7 +17,8 @@ export const testBackend = () => (process.env.PHOTORELAY_TEST_DB === 'postgres' 
 export function sharedDb(): Promise<Db> {
   shared ??= (async () => {
     const serverUrl = testBackend() === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
-    if (testBackend() === 'postgres' && !serverUrl) throw new Error('PHOTORELAY_TEST_DB=postgres needs TEST_DATABASE_URL');
+    if (testBackend() === 'postgres' && !serverUrl)
+      throw new Error('PHOTORELAY_TEST_DB=postgres needs TEST_DATABASE_URL');
     const databaseUrl = serverUrl ? await createProcessDatabase(serverUrl) : undefined;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-db-'));
     const db = await openDatabase({ databaseUrl, dataDir });

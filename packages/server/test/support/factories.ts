@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../../src/crypto/tokens.ts';
+import type { GroupName } from '../../src/db/schema.ts';
 import * as accountQueries from '../../src/modules/account/queries.ts';
 import { provisionNextTeam } from '../../src/modules/teams/provisioning.ts';
 import * as teamQueries from '../../src/modules/teams/queries.ts';
 import { createTeamOwnedBy } from '../../src/modules/teams/service.ts';
-import type { GroupName } from '../../src/db/schema.ts';
 import type { TestClient } from './client.ts';
 import type { TestServer } from './server.ts';
 

@@ -1,5 +1,5 @@
-import { simpleParser } from './mail-parse.ts';
 import { SMTPServer } from 'smtp-server';
+import { simpleParser } from './mail-parse.ts';
 
 export interface ReceivedMail {
   to: string;

@@ -1,6 +1,11 @@
-// Job calls of spec §7 ('Projects'): the per-project summary shown on the dashboard.
-import { queryOptions, useQuery } from '@tanstack/react-query';
+// Job calls of spec §7 ('Projects'): the per-project summary shown on the dashboard, the paged
+// job list of a project's protocol tab and 'retry now'.
+import { okResult } from '@photorelay/contract/common';
+import { type Job, postJobsResponse } from '@photorelay/contract/jobs';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPost, teamPath, teamScope } from './client.ts';
+
+export type { Job };
 
 export type JobSummaryRow = {
   projectid: number;
@@ -13,12 +18,35 @@ export type JobSummaryRow = {
 export const jobKeys = {
   all: (teamUuid: string) => [...teamScope(teamUuid), 'jobs'] as const,
   summary: (teamUuid: string) => [...jobKeys.all(teamUuid), 'summary'] as const,
+  project: (teamUuid: string, projectId: number) => [...jobKeys.all(teamUuid), 'project', projectId] as const,
+  page: (teamUuid: string, projectId: number, pageSize: number, pageIndex: number) =>
+    [...jobKeys.project(teamUuid, projectId), pageSize, pageIndex] as const,
 };
+
+// ---- fetchers ----
 
 export const fetchJobSummary = (teamUuid: string, signal?: AbortSignal) =>
   apiPost<{ summary: JobSummaryRow[] }>(teamPath(teamUuid, 'jobs/summary'), {}, { signal }).then(
     (answer) => answer.summary,
   );
+
+export const fetchJobPage = (
+  teamUuid: string,
+  projectId: number,
+  pageSize: number,
+  pageIndex: number,
+  signal?: AbortSignal,
+) =>
+  apiPost(
+    teamPath(teamUuid, `jobs/${pageSize}/${pageIndex}`),
+    { projectid: projectId },
+    { schema: postJobsResponse, signal },
+  );
+
+export const postRetryJob = (teamUuid: string, jobId: number) =>
+  apiPost(teamPath(teamUuid, `job/${jobId}/retry`), {}, { schema: okResult });
+
+// ---- queries ----
 
 export const jobSummaryQueryOptions = (teamUuid: string) =>
   queryOptions({
@@ -28,3 +56,39 @@ export const jobSummaryQueryOptions = (teamUuid: string) =>
   });
 
 export const useJobSummary = (teamUuid: string) => useQuery(jobSummaryQueryOptions(teamUuid));
+
+/** States in which a job still changes by itself; the protocol tab then refreshes every 2 s. */
+export const isLiveJob = (job: Pick<Job, 'state'>) => job.state === 'scheduled' || job.state === 'running';
+export const liveRefreshMs = 2_000;
+const idleRefreshMs = 15_000;
+
+export const jobPageQueryOptions = (
+  teamUuid: string,
+  projectId: number,
+  pageSize: number,
+  pageIndex: number,
+) =>
+  queryOptions({
+    queryKey: jobKeys.page(teamUuid, projectId, pageSize, pageIndex),
+    queryFn: ({ signal }) => fetchJobPage(teamUuid, projectId, pageSize, pageIndex, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data?.jobs.some(isLiveJob) ? liveRefreshMs : idleRefreshMs),
+  });
+
+export const useJobPage = (teamUuid: string, projectId: number, pageSize: number, pageIndex: number) =>
+  useQuery(jobPageQueryOptions(teamUuid, projectId, pageSize, pageIndex));
+
+// ---- mutations ----
+
+export function useRetryJob(teamUuid: string, projectId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (jobId: number) => postRetryJob(teamUuid, jobId),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: jobKeys.project(teamUuid, projectId) }),
+        queryClient.invalidateQueries({ queryKey: jobKeys.summary(teamUuid) }),
+      ]),
+  });
+}

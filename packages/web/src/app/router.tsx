@@ -33,6 +33,14 @@ const ImprintPage = page(() => import('../pages/legal/imprint-page.tsx'), 'Impri
 const PrivacyPage = page(() => import('../pages/legal/privacy-page.tsx'), 'PrivacyPage');
 const TermsPage = page(() => import('../pages/legal/terms-page.tsx'), 'TermsPage');
 const NotFoundPage = page(() => import('../pages/not-found/not-found-page.tsx'), 'NotFoundPage');
+const ProjectRedirect = page(() => import('../pages/project/project-page.tsx'), 'ProjectRedirect');
+const ProjectPage = page(() => import('../pages/project/project-page.tsx'), 'ProjectPage');
+const NewProjectPage = page(() => import('../pages/project/new-project-page.tsx'), 'NewProjectPage');
+const FtpServerPage = page(() => import('../pages/ftpserver/ftp-server-page.tsx'), 'FtpServerPage');
+const FtpServersPage = page(() => import('../pages/ftpserver/ftp-servers-page.tsx'), 'FtpServersPage');
+const UsersPage = page(() => import('../pages/users/users-page.tsx'), 'UsersPage');
+const ConfigFilesPage = page(() => import('../pages/configfiles/config-files-page.tsx'), 'ConfigFilesPage');
+const FolderPage = page(() => import('../pages/folder/folder-page.tsx'), 'FolderPage');
 
 /** '/' is the landing page for visitors and the dashboard for members (spec §2, reading A + B). */
 function HomeRoute() {
@@ -58,6 +66,16 @@ export const routes: RouteObject[] = [
       { path: '/imprint', element: <ImprintPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
       { path: '/termsandconditions', element: <TermsPage /> },
+      { path: '/project', element: <ProjectRedirect /> },
+      { path: '/project/:tab', element: <ProjectPage /> },
+      { path: '/newproject', element: <NewProjectPage /> },
+      // Spec §2: one page edits (with id) or creates (with parentfolder) an FTP server.
+      { path: '/ftpserver', element: <FtpServerPage /> },
+      { path: '/newftpserver', element: <FtpServerPage /> },
+      { path: '/team/ftpservers', element: <FtpServersPage /> },
+      { path: '/users', element: <UsersPage /> },
+      { path: '/configfiles', element: <ConfigFilesPage /> },
+      { path: '/folder', element: <FolderPage /> },
       ...placeholderRoutes,
       { path: '*', element: <NotFoundPage /> },
     ],

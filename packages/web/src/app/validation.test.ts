@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { clampDrawerWidth } from './shell/drawer-width.ts';
-import { validateEmail, validatePassword, validateRepeat, validateRequired } from './validation.ts';
+import {
+  isInviteEmail,
+  validateEmail,
+  validatePassword,
+  validateRepeat,
+  validateRequired,
+} from './validation.ts';
 
 describe('form rules (spec §5)', () => {
   it('requires values', () => {
@@ -23,6 +29,18 @@ describe('form rules (spec §5)', () => {
     assert.equal(validateRepeat('12345', ''), 'required');
     assert.equal(validateRepeat('12345', '12346'), 'passwordsNotEqual');
     assert.equal(validateRepeat('12345', '12345'), null);
+  });
+});
+
+describe('invite dialog e-mail (spec §5)', () => {
+  it('needs a top-level domain of 2 to 12 letters', () => {
+    assert.equal(isInviteEmail(''), false);
+    assert.equal(isInviteEmail('ines@example'), false);
+    assert.equal(isInviteEmail('ines@example.c'), false);
+    assert.equal(isInviteEmail('ines@example.de'), true);
+    assert.equal(isInviteEmail(' ines@example.photography '), true);
+    assert.equal(isInviteEmail('ines@example.abcdefghijklm'), false);
+    assert.equal(isInviteEmail('ines example@example.com'), false);
   });
 });
 

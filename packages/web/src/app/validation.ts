@@ -1,6 +1,7 @@
 // Form rules of spec §5 on top of the contract's schemas, so browser and server agree.
 import { email as emailSchema, password as passwordSchema } from '@photorelay/contract/account';
 import { limits } from '@photorelay/contract/limits';
+import { inviteEmailPattern } from '@photorelay/contract/teams';
 
 /** Keys under `validation.` in the i18n files. */
 export type ValidationError =
@@ -35,3 +36,7 @@ export function validateRepeat(password: string, repeat: string): ValidationErro
 
 export const hasErrors = (errors: Record<string, ValidationError | null>) =>
   Object.values(errors).some((error) => error !== null);
+
+/** Spec §5 invite dialog: an address with a top-level domain of 2 to 12 letters. */
+export const isInviteEmail = (value: string) =>
+  value.trim().length <= limits.emailField && inviteEmailPattern.test(value.trim());

@@ -5,8 +5,12 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 
 type Tree = { [key: string]: string | Tree };
-const load = (lang: string) =>
-  JSON.parse(readFileSync(new URL(`./${lang}.json`, import.meta.url), 'utf8')) as Tree;
+const readJson = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as Tree;
+/** The resources as i18n.ts assembles them: the main file plus the metadata tab's namespace. */
+const load = (lang: string): Tree => ({
+  ...readJson(`./${lang}.json`),
+  metadataTab: readJson(`./metadata.${lang}.json`),
+});
 const en = load('en');
 const de = load('de');
 
@@ -91,6 +95,25 @@ const englishSpecTexts = [
   'administrate',
   'read/write',
   'UNKNOWN',
+  // Screens of the tree, users, folders, config files, projects and FTP servers.
+  'Move this item',
+  'Account',
+  'Groups',
+  'Group',
+  'Accreditation number',
+  'Invite',
+  'File',
+  'Size',
+  'Date',
+  'read',
+  'Test',
+  'Save',
+  'starting',
+  'running',
+  'failed',
+  'succeeded',
+  'last try failed ({{error}})',
+  'scheduled at {{time}}',
 ];
 
 /** German spec texts: identical in both files. */
@@ -169,6 +192,26 @@ describe('i18n resources', () => {
   it('uses the German labels the spec gives for de', () => {
     assert.equal(deKeys.get('users.columns.groups'), 'Gruppen');
     assert.equal(enKeys.get('users.columns.groups'), 'Groups');
+  });
+
+  it('names the tree roots and settings entries in both languages (spec §2)', () => {
+    const labels = {
+      projects: 'Projekte',
+      ftpservers: 'FTP-Server',
+      calendars: 'Kalender',
+      settings: 'Einstellungen',
+      users: 'Benutzer',
+      configfiles: 'Konfigurationsdateien',
+    };
+    for (const [type, german] of Object.entries(labels))
+      assert.equal(deKeys.get(`shell.tree.labels.${type}`), german);
+    assert.equal(enKeys.get('shell.tree.labels.projects'), 'Projects');
+    assert.equal(enKeys.get('shell.tree.labels.users'), 'Users');
+  });
+
+  it('says that duplicates are not sent again', () => {
+    assert.equal(enKeys.get('jobs.states.duplicate'), 'duplicate – not sent again');
+    assert.equal(deKeys.get('jobs.states.duplicate'), 'Duplikat – nicht erneut gesendet');
   });
 
   it('keeps the legal texts German in both languages with every figure of spec §1', () => {

@@ -5,13 +5,19 @@ import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import de from './de.json';
 import en from './en.json';
+import metadataDe from './metadata.de.json';
+import metadataEn from './metadata.en.json';
 
 export const supportedLanguages = ['en', 'de'] as const;
 export type AppLanguage = (typeof supportedLanguages)[number];
 export const languageStorageKey = 'photorelay.language';
 
-export const resources = { en, de } as const;
-export const namespaces = Object.keys(en) as (keyof typeof en)[];
+// The metadata tab keeps its texts in files of its own (namespace metadataTab).
+export const resources = {
+  en: { ...en, metadataTab: metadataEn },
+  de: { ...de, metadataTab: metadataDe },
+} as const;
+export const namespaces = Object.keys(resources.en) as (keyof typeof resources.en)[];
 
 export const currentLanguage = (): AppLanguage => (i18next.resolvedLanguage === 'de' ? 'de' : 'en');
 

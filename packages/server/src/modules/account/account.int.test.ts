@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { linkIn } from '../../../test/support/mail.ts';
 import { makeTeam, makeUser, testPassword, uniqueEmail } from '../../../test/support/factories.ts';
+import { linkIn } from '../../../test/support/mail.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { sessionCookie } from '../../http/session.ts';
 import { issueToken } from './service.ts';

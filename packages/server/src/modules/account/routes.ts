@@ -1,6 +1,6 @@
 import * as c from '@photorelay/contract/account';
-import { AppError } from '@photorelay/contract/errors';
 import { okResult } from '@photorelay/contract/common';
+import { AppError } from '@photorelay/contract/errors';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';

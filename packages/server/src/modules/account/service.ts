@@ -1,5 +1,5 @@
-import { limits } from '@photorelay/contract/limits';
 import { AppError } from '@photorelay/contract/errors';
+import { limits } from '@photorelay/contract/limits';
 import type { AppContext } from '../../context.ts';
 import { hashPassword, passwordMatches, randomToken, sha256, tokenMatches } from '../../crypto/tokens.ts';
 import type { Db } from '../../db/kysely.ts';

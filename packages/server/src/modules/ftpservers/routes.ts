@@ -2,8 +2,8 @@ import { okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/ftpservers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { commandResponse, startCommand } from '../../commands/routes.ts';
 import { defineCommand } from '../../commands/registry.ts';
+import { commandResponse, startCommand } from '../../commands/routes.ts';
 import type { AppContext } from '../../context.ts';
 import { forMembers, forNode } from '../../http/access.ts';
 import { memberForCommand } from '../teams/service.ts';
@@ -21,20 +21,33 @@ defineCommand('testftpserver', async (ctx, run) => {
 /** Spec §7 "FTP servers". */
 export function ftpServerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/ftpservers', { config: forMembers, schema: { response: { 200: c.getFtpServersResponse } } }, async (request) => ({
-      ftpservers: await servers.listFtpServers(ctx, request.member),
-    }));
+    app.get(
+      '/ftpservers',
+      { config: forMembers, schema: { response: { 200: c.getFtpServersResponse } } },
+      async (request) => ({
+        ftpservers: await servers.listFtpServers(ctx, request.member),
+      }),
+    );
 
     app.get(
       '/ftpserver/:id',
-      { config: serverNode('read'), schema: { params: z.object({ teamUuid, id }), response: { 200: c.getFtpServerResponse } } },
+      {
+        config: serverNode('read'),
+        schema: { params: z.object({ teamUuid, id }), response: { 200: c.getFtpServerResponse } },
+      },
       async (request) => ({ ftpserver: await servers.getFtpServer(ctx, request.member, request.params.id) }),
     );
 
     app.post(
       '/ftpserver',
-      { config: forNode('write', { kind: 'folder', body: 'parentFolderId' }), schema: { body: c.ftpServerBody, response: { 200: c.postFtpServerResponse } } },
-      async (request) => ({ result: 'OK' as const, ftpserverid: await servers.createFtpServer(ctx, request.member, request.body) }),
+      {
+        config: forNode('write', { kind: 'folder', body: 'parentFolderId' }),
+        schema: { body: c.ftpServerBody, response: { 200: c.postFtpServerResponse } },
+      },
+      async (request) => ({
+        result: 'OK' as const,
+        ftpserverid: await servers.createFtpServer(ctx, request.member, request.body),
+      }),
     );
 
     // The whole form saves; a body with just a name renames (the tree's inline rename).
@@ -42,7 +55,11 @@ export function ftpServerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/ftpserver/:id',
       {
         config: serverNode('write'),
-        schema: { params: z.object({ teamUuid, id }), body: z.union([c.ftpServerBody, z.object({ name: c.ftpServerBody.shape.name })]), response: { 200: okResult } },
+        schema: {
+          params: z.object({ teamUuid, id }),
+          body: z.union([c.ftpServerBody, z.object({ name: c.ftpServerBody.shape.name })]),
+          response: { 200: okResult },
+        },
       },
       async (request) => {
         await servers.updateFtpServer(ctx, request.member, request.params.id, request.body);
@@ -52,15 +69,20 @@ export function ftpServerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.delete(
       '/ftpserver/:id',
-      { config: serverNode('write'), schema: { params: z.object({ teamUuid, id }), response: { 200: okResult } } },
+      {
+        config: serverNode('write'),
+        schema: { params: z.object({ teamUuid, id }), response: { 200: okResult } },
+      },
       async (request) => {
         await servers.deleteFtpServer(ctx, request.member, request.params.id);
         return { result: 'OK' as const };
       },
     );
 
-    app.post('/command/testftpserver', { config: forMembers, schema: { body: c.testFtpServerBody, response: commandResponse } }, async (request) =>
-      startCommand(ctx, request, 'testftpserver', request.body),
+    app.post(
+      '/command/testftpserver',
+      { config: forMembers, schema: { body: c.testFtpServerBody, response: commandResponse } },
+      async (request) => startCommand(ctx, request, 'testftpserver', request.body),
     );
   };
 }

@@ -66,13 +66,25 @@ export async function createFtpServer(ctx: AppContext, member: Member, body: Ftp
   const folder = await folderQueries.findFolder(ctx.db, member.teamId, body.parentFolderId);
   if (!folder) throw new AppError('NotFound');
   requirePermission(await loadAccess(ctx.db, member), folder.id, 'write');
-  if (folder.type !== 'ftpservers') throw new AppError('ValidationError', 'FTP servers belong in the ftpservers tree');
-  const row = await q.insertFtpServer(ctx.db, member.teamId, folder.id, valuesOf(body), encryptSecret(ctx.config.secretKey, body.password));
+  if (folder.type !== 'ftpservers')
+    throw new AppError('ValidationError', 'FTP servers belong in the ftpservers tree');
+  const row = await q.insertFtpServer(
+    ctx.db,
+    member.teamId,
+    folder.id,
+    valuesOf(body),
+    encryptSecret(ctx.config.secretKey, body.password),
+  );
   return row.id;
 }
 
 /** Saves the form; an empty password keeps the stored one. A body with only a name renames. */
-export async function updateFtpServer(ctx: AppContext, member: Member, id: number, body: Partial<FtpServerBody> & { name: string }) {
+export async function updateFtpServer(
+  ctx: AppContext,
+  member: Member,
+  id: number,
+  body: Partial<FtpServerBody> & { name: string },
+) {
   const { row } = await requireServer(ctx, member, id, 'write');
   if (body.host === undefined) {
     await q.updateFtpServer(ctx.db, member.teamId, row.id, { name: body.name });
@@ -92,7 +104,15 @@ export async function deleteFtpServer(ctx: AppContext, member: Member, id: numbe
 export async function testFtpServer(
   ctx: AppContext,
   member: Member,
-  input: { host: string; port?: number | null; username: string; password?: string; path?: string; protocol: 'ftp' | 'ftps' | 'sftp'; ftpserverid?: number },
+  input: {
+    host: string;
+    port?: number | null;
+    username: string;
+    password?: string;
+    path?: string;
+    protocol: 'ftp' | 'ftps' | 'sftp';
+    ftpserverid?: number;
+  },
 ) {
   let password = input.password ?? '';
   if (!password && input.ftpserverid) {

@@ -4,7 +4,18 @@ import type { JobState } from '../../db/schema.ts';
 
 export const insertUpload = (
   db: Db,
-  u: { teamId: number; projectId: number; path: string; size: number; sha256: string; blobKey: string; protocol: string; remoteAddress: string | null; chain: number[]; sourceUploadId: number | null },
+  u: {
+    teamId: number;
+    projectId: number;
+    path: string;
+    size: number;
+    sha256: string;
+    blobKey: string;
+    protocol: string;
+    remoteAddress: string | null;
+    chain: number[];
+    sourceUploadId: number | null;
+  },
 ) =>
   db
     .insertInto('uploads')
@@ -85,7 +96,17 @@ export const listEnabledDestinations = async (db: Db, projectId: number) => {
 
 export const insertJobs = (
   db: Db,
-  jobs: Array<{ teamId: number; uploadId: number; projectId: number; ftpServerId: number | null; destProjectId: number | null; ftpservername: string | null; destprojectname: string | null; state: JobState; detail: unknown }>,
+  jobs: Array<{
+    teamId: number;
+    uploadId: number;
+    projectId: number;
+    ftpServerId: number | null;
+    destProjectId: number | null;
+    ftpservername: string | null;
+    destprojectname: string | null;
+    state: JobState;
+    detail: unknown;
+  }>,
 ) =>
   jobs.length === 0
     ? Promise.resolve()
@@ -113,7 +134,15 @@ export const insertJobs = (
 
 /** Leases the next upload to process (new, or one whose processor died). */
 export async function claimUploadToProcess(db: Db, leaseSeconds: number) {
-  const result = await sql<{ id: number; project_id: number; team_id: number; path: string; blob_key: string; size: number; sha256: string }>`
+  const result = await sql<{
+    id: number;
+    project_id: number;
+    team_id: number;
+    path: string;
+    blob_key: string;
+    size: number;
+    sha256: string;
+  }>`
     update uploads set state = 'processing', locked_until = now() + make_interval(secs => ${leaseSeconds})
     where id = (
       select id from uploads
@@ -125,7 +154,11 @@ export async function claimUploadToProcess(db: Db, leaseSeconds: number) {
   return result.rows[0];
 }
 
-export const markProcessed = (db: Db, id: number, file: { blobKey: string; size: number; sha256: string; detail: unknown }) =>
+export const markProcessed = (
+  db: Db,
+  id: number,
+  file: { blobKey: string; size: number; sha256: string; detail: unknown },
+) =>
   db
     .updateTable('uploads')
     .set({
@@ -157,7 +190,11 @@ export interface ClaimedJob {
 }
 
 /** Leases the next due job of a processed upload; a job whose worker died is due again when its lease ran out. */
-export async function claimJob(db: Db, workerId: string, leaseSeconds: number): Promise<ClaimedJob | undefined> {
+export async function claimJob(
+  db: Db,
+  workerId: string,
+  leaseSeconds: number,
+): Promise<ClaimedJob | undefined> {
   const result = await sql<ClaimedJob>`
     with next as (
       select j.id from jobs j join uploads u on u.id = j.upload_id
@@ -179,16 +216,34 @@ export const extendLease = (db: Db, jobId: number, workerId: string, leaseSecond
   sql`update jobs set locked_until = now() + make_interval(secs => ${leaseSeconds})
       where id = ${jobId} and state = 'running' and locked_by = ${workerId}`.execute(db);
 
-export const markJobSucceeded = (db: Db, jobId: number, workerId: string, durationMs: number, detail: unknown) =>
+export const markJobSucceeded = (
+  db: Db,
+  jobId: number,
+  workerId: string,
+  durationMs: number,
+  detail: unknown,
+) =>
   db
     .updateTable('jobs')
-    .set({ state: 'succeeded', uploadduration: durationMs, finished_at: new Date(), locked_until: null, errortext: null, detail: JSON.stringify(detail) })
+    .set({
+      state: 'succeeded',
+      uploadduration: durationMs,
+      finished_at: new Date(),
+      locked_until: null,
+      errortext: null,
+      detail: JSON.stringify(detail),
+    })
     .where('id', '=', jobId)
     .where('locked_by', '=', workerId)
     .where('state', '=', 'running')
     .executeTakeFirst();
 
-export const markJobFailedTry = (db: Db, jobId: number, workerId: string, change: { state: 'scheduled' | 'failed'; trynumber: number; errortext: string; retryInSeconds: number }) =>
+export const markJobFailedTry = (
+  db: Db,
+  jobId: number,
+  workerId: string,
+  change: { state: 'scheduled' | 'failed'; trynumber: number; errortext: string; retryInSeconds: number },
+) =>
   db
     .updateTable('jobs')
     .set({
@@ -214,7 +269,12 @@ export const retryNow = (db: Db, teamId: number, jobId: number) =>
     .executeTakeFirst();
 
 export const findJob = (db: Db, teamId: number, jobId: number) =>
-  db.selectFrom('jobs').select(['id', 'project_id', 'state']).where('team_id', '=', teamId).where('id', '=', jobId).executeTakeFirst();
+  db
+    .selectFrom('jobs')
+    .select(['id', 'project_id', 'state'])
+    .where('team_id', '=', teamId)
+    .where('id', '=', jobId)
+    .executeTakeFirst();
 
 export const pageJobs = (db: Db, projectId: number, limit: number, offset: number) =>
   db
@@ -242,7 +302,13 @@ export const pageJobs = (db: Db, projectId: number, limit: number, offset: numbe
     .execute();
 
 export const countJobs = async (db: Db, projectId: number) =>
-  (await db.selectFrom('jobs').select(sql<number>`count(*)::int`.as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow()).n;
+  (
+    await db
+      .selectFrom('jobs')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow()
+  ).n;
 
 /** Per project and destination: all jobs and failed jobs (the dashboard table). */
 export const summary = (db: Db, teamId: number) =>
@@ -270,9 +336,17 @@ export const listExpiredUploads = (db: Db, before: Date, limit: number) =>
     .select(['u.id', 'u.blob_key', 'u.processed_blob_key'])
     .where('u.received_at', '<', before)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('jobs').select('jobs.id').whereRef('jobs.upload_id', '=', 'u.id').where('jobs.state', 'in', ['scheduled', 'running']))),
+      not(
+        exists(
+          selectFrom('jobs')
+            .select('jobs.id')
+            .whereRef('jobs.upload_id', '=', 'u.id')
+            .where('jobs.state', 'in', ['scheduled', 'running']),
+        ),
+      ),
     )
     .limit(limit)
     .execute();
 
-export const deleteUploads = (db: Db, ids: number[]) => db.deleteFrom('uploads').where('id', 'in', ids).execute();
+export const deleteUploads = (db: Db, ids: number[]) =>
+  db.deleteFrom('uploads').where('id', 'in', ids).execute();

@@ -13,7 +13,10 @@ export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/jobs/summary',
-      { config: forMembers, schema: { body: z.object({}).passthrough().optional(), response: { 200: c.postSummaryResponse } } },
+      {
+        config: forMembers,
+        schema: { body: z.object({}).passthrough().optional(), response: { 200: c.postSummaryResponse } },
+      },
       async (request) => ({ summary: await jobs.summary(ctx.db, request.member) }),
     );
 
@@ -22,17 +25,31 @@ export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: forNode('read', { kind: 'project', body: 'projectid' }),
         schema: {
-          params: z.object({ teamUuid: z.string(), pageSize: z.coerce.number().int().min(1).max(500), pageIndex: z.coerce.number().int().min(0).max(1_000_000) }),
+          params: z.object({
+            teamUuid: z.string(),
+            pageSize: z.coerce.number().int().min(1).max(500),
+            pageIndex: z.coerce.number().int().min(0).max(1_000_000),
+          }),
           body: c.postJobsBody,
           response: { 200: c.postJobsResponse },
         },
       },
-      async (request) => jobs.listJobs(ctx.db, request.member, request.body.projectid, request.params.pageSize, request.params.pageIndex),
+      async (request) =>
+        jobs.listJobs(
+          ctx.db,
+          request.member,
+          request.body.projectid,
+          request.params.pageSize,
+          request.params.pageIndex,
+        ),
     );
 
     app.post(
       '/job/:id/retry',
-      { config: forMembers, schema: { params: z.object({ teamUuid: z.string(), id }), response: { 200: okResult } } },
+      {
+        config: forMembers,
+        schema: { params: z.object({ teamUuid: z.string(), id }), response: { 200: okResult } },
+      },
       async (request) => {
         await jobs.retryJob(ctx.db, request.member, request.params.id, ctx.wake.pipeline);
         return { result: 'OK' as const };

@@ -25,7 +25,10 @@ export interface NewUpload {
  * transaction, so an acknowledged file always has its jobs. A re-sent file (same name and
  * content within a day) gets 'duplicate' jobs that are never sent.
  */
-export async function recordUpload(trx: Db, upload: NewUpload): Promise<{ uploadId: number; duplicateOf: number | null; jobs: number }> {
+export async function recordUpload(
+  trx: Db,
+  upload: NewUpload,
+): Promise<{ uploadId: number; duplicateOf: number | null; jobs: number }> {
   const chain = upload.chain.includes(upload.projectId) ? upload.chain : [...upload.chain, upload.projectId];
   const row = await q.insertUpload(trx, { ...upload, chain });
   await q.countIncoming(trx, upload.projectId, upload.size);
@@ -36,10 +39,22 @@ export async function recordUpload(trx: Db, upload: NewUpload): Promise<{ upload
   const detail = twin ? { duplicateOf: twin.id } : null;
   const base = { teamId: upload.teamId, uploadId: row.id, projectId: upload.projectId, state, detail };
   const jobs = [
-    ...servers.map((s) => ({ ...base, ftpServerId: s.id, destProjectId: null, ftpservername: s.name, destprojectname: null })),
+    ...servers.map((s) => ({
+      ...base,
+      ftpServerId: s.id,
+      destProjectId: null,
+      ftpservername: s.name,
+      destprojectname: null,
+    })),
     ...projects
       .filter((p) => !chain.includes(p.id))
-      .map((p) => ({ ...base, ftpServerId: null, destProjectId: p.id, ftpservername: null, destprojectname: p.name })),
+      .map((p) => ({
+        ...base,
+        ftpServerId: null,
+        destProjectId: p.id,
+        ftpservername: null,
+        destprojectname: p.name,
+      })),
   ];
   await q.insertJobs(trx, jobs);
   return { uploadId: row.id, duplicateOf: twin?.id ?? null, jobs: jobs.length };
@@ -53,10 +68,19 @@ async function requireReadableProject(db: Db, member: Member, projectId: number)
   return { project, access };
 }
 
-export async function listJobs(db: Db, member: Member, projectId: number, pageSize: number, pageIndex: number): Promise<{ jobs: Job[]; count: number }> {
+export async function listJobs(
+  db: Db,
+  member: Member,
+  projectId: number,
+  pageSize: number,
+  pageIndex: number,
+): Promise<{ jobs: Job[]; count: number }> {
   const { project, access } = await requireReadableProject(db, member, projectId);
   const canWrite = access.can(project.folder_id, 'write');
-  const [rows, count] = await Promise.all([q.pageJobs(db, project.id, pageSize, pageIndex * pageSize), q.countJobs(db, project.id)]);
+  const [rows, count] = await Promise.all([
+    q.pageJobs(db, project.id, pageSize, pageIndex * pageSize),
+    q.countJobs(db, project.id),
+  ]);
   return {
     count,
     jobs: rows.map((r) => ({
@@ -82,7 +106,13 @@ export async function summary(db: Db, member: Member) {
   const rows = await q.summary(db, member.teamId);
   return rows
     .filter((r) => access.can(r.folder_id, 'read'))
-    .map(({ projectid, project, ftpserver, jobcount, failedjobcount }) => ({ projectid, project, ftpserver, jobcount, failedjobcount }));
+    .map(({ projectid, project, ftpserver, jobcount, failedjobcount }) => ({
+      projectid,
+      project,
+      ftpserver,
+      jobcount,
+      failedjobcount,
+    }));
 }
 
 /** 'Retry now' on the protocol tab. */
@@ -93,6 +123,7 @@ export async function retryJob(db: Db, member: Member, jobId: number, wake: () =
   if (!project) throw new AppError('NotFound');
   requirePermission(await loadAccess(db, member), project.folder_id, 'write');
   const result = await q.retryNow(db, member.teamId, jobId);
-  if (Number(result.numUpdatedRows) === 0) throw new AppError('Conflict', 'Only failed or waiting jobs can be retried');
+  if (Number(result.numUpdatedRows) === 0)
+    throw new AppError('Conflict', 'Only failed or waiting jobs can be retried');
   wake();
 }

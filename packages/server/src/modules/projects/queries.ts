@@ -7,10 +7,19 @@ export const findProject = (db: Db, teamId: number, id: number) =>
 export const findProjectByUsername = (db: Db, username: string) =>
   db.selectFrom('projects').selectAll().where('ingest_username', '=', username).executeTakeFirst();
 
-export const insertProject = (db: Db, p: { teamId: number; folderId: number; name: string; username: string; passwordEnc: string }) =>
+export const insertProject = (
+  db: Db,
+  p: { teamId: number; folderId: number; name: string; username: string; passwordEnc: string },
+) =>
   db
     .insertInto('projects')
-    .values({ team_id: p.teamId, folder_id: p.folderId, name: p.name, ingest_username: p.username, ingest_password_enc: p.passwordEnc })
+    .values({
+      team_id: p.teamId,
+      folder_id: p.folderId,
+      name: p.name,
+      ingest_username: p.username,
+      ingest_password_enc: p.passwordEnc,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
 
@@ -21,21 +30,48 @@ export const deleteProject = (db: Db, teamId: number, id: number) =>
   db.deleteFrom('projects').where('team_id', '=', teamId).where('id', '=', id).execute();
 
 export async function listProjectBlobKeys(db: Db, projectId: number): Promise<string[]> {
-  const rows = await db.selectFrom('uploads').select(['blob_key', 'processed_blob_key']).where('project_id', '=', projectId).execute();
-  return [...new Set(rows.flatMap((r) => [r.blob_key, r.processed_blob_key]).filter((k): k is string => k !== null))];
+  const rows = await db
+    .selectFrom('uploads')
+    .select(['blob_key', 'processed_blob_key'])
+    .where('project_id', '=', projectId)
+    .execute();
+  return [
+    ...new Set(
+      rows.flatMap((r) => [r.blob_key, r.processed_blob_key]).filter((k): k is string => k !== null),
+    ),
+  ];
 }
 
 export const listTeamProjects = (db: Db, teamId: number) =>
-  db.selectFrom('projects').select(['id', 'name', 'folder_id']).where('team_id', '=', teamId).orderBy('name').execute();
+  db
+    .selectFrom('projects')
+    .select(['id', 'name', 'folder_id'])
+    .where('team_id', '=', teamId)
+    .orderBy('name')
+    .execute();
 
 export const listTeamFtpServers = (db: Db, teamId: number) =>
-  db.selectFrom('ftp_servers').select(['id', 'name', 'folder_id']).where('team_id', '=', teamId).orderBy('name').execute();
+  db
+    .selectFrom('ftp_servers')
+    .select(['id', 'name', 'folder_id'])
+    .where('team_id', '=', teamId)
+    .orderBy('name')
+    .execute();
 
 export const listProjectFtpServers = (db: Db, projectId: number) =>
   db
     .selectFrom('project_ftp_servers as pf')
     .innerJoin('ftp_servers as s', 's.id', 'pf.ftp_server_id')
-    .select(['s.id', 's.name', 's.protocol', 's.host', 's.path as defaultpath', 'pf.path as overridepath', 'pf.enabled', 's.folder_id'])
+    .select([
+      's.id',
+      's.name',
+      's.protocol',
+      's.host',
+      's.path as defaultpath',
+      'pf.path as overridepath',
+      'pf.enabled',
+      's.folder_id',
+    ])
     .where('pf.project_id', '=', projectId)
     .orderBy('s.name')
     .execute();
@@ -57,9 +93,18 @@ export const addFtpServer = (db: Db, projectId: number, ftpServerId: number) =>
     .execute();
 
 export const removeFtpServer = (db: Db, projectId: number, ftpServerId: number) =>
-  db.deleteFrom('project_ftp_servers').where('project_id', '=', projectId).where('ftp_server_id', '=', ftpServerId).executeTakeFirst();
+  db
+    .deleteFrom('project_ftp_servers')
+    .where('project_id', '=', projectId)
+    .where('ftp_server_id', '=', ftpServerId)
+    .executeTakeFirst();
 
-export const updateFtpServerLink = (db: Db, projectId: number, ftpServerId: number, change: { path?: string | null; enabled?: boolean }) =>
+export const updateFtpServerLink = (
+  db: Db,
+  projectId: number,
+  ftpServerId: number,
+  change: { path?: string | null; enabled?: boolean },
+) =>
   db
     .updateTable('project_ftp_servers')
     .set(change)
@@ -81,7 +126,12 @@ export const removeDestinationProject = (db: Db, projectId: number, destinationI
     .where('destination_project_id', '=', destinationId)
     .executeTakeFirst();
 
-export const setDestinationProjectEnabled = (db: Db, projectId: number, destinationId: number, enabled: boolean) =>
+export const setDestinationProjectEnabled = (
+  db: Db,
+  projectId: number,
+  destinationId: number,
+  enabled: boolean,
+) =>
   db
     .updateTable('project_destination_projects')
     .set({ enabled })
@@ -91,7 +141,13 @@ export const setDestinationProjectEnabled = (db: Db, projectId: number, destinat
 
 /** Files and bytes in and out per hour for the chart on the overview tab. */
 export async function hourlyStats(db: Db, projectId: number, since: Date) {
-  const result = await sql<{ hour: Date; files_in: number; bytes_in: number; files_out: number; bytes_out: number }>`
+  const result = await sql<{
+    hour: Date;
+    files_in: number;
+    bytes_in: number;
+    files_out: number;
+    bytes_out: number;
+  }>`
     with incoming as (
       select date_trunc('hour', received_at) as hour, count(*)::int as files, coalesce(sum(size), 0)::bigint as bytes
       from uploads where project_id = ${projectId} and received_at >= ${since} group by 1
@@ -110,4 +166,10 @@ export async function hourlyStats(db: Db, projectId: number, since: Date) {
 }
 
 export const listConnectionSessions = (db: Db, projectId: number, limit: number) =>
-  db.selectFrom('ingest_sessions').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(limit).execute();
+  db
+    .selectFrom('ingest_sessions')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();

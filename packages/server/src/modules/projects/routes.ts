@@ -17,20 +17,32 @@ export function projectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/project',
-      { config: forNode('write', { kind: 'folder', body: 'parentFolderId' }), schema: { body: c.postProjectBody, response: { 200: c.postProjectResponse } } },
-      async (request) => ({ result: 'OK' as const, projectId: await projects.createProject(ctx, request.member, request.body) }),
+      {
+        config: forNode('write', { kind: 'folder', body: 'parentFolderId' }),
+        schema: { body: c.postProjectBody, response: { 200: c.postProjectResponse } },
+      },
+      async (request) => ({
+        result: 'OK' as const,
+        projectId: await projects.createProject(ctx, request.member, request.body),
+      }),
     );
 
     app.get(
       '/project/:id',
-      { config: projectNode('read'), schema: { params: z.object({ teamUuid, id }), response: { 200: c.getProjectResponse } } },
+      {
+        config: projectNode('read'),
+        schema: { params: z.object({ teamUuid, id }), response: { 200: c.getProjectResponse } },
+      },
       async (request) => ({ project: await projects.getProject(ctx, request.member, request.params.id) }),
     );
 
     // PUT with the project (or just a name) renames it; everything else has its own call.
     app.put(
       '/project/:id',
-      { config: projectNode('write'), schema: { params: z.object({ teamUuid, id }), body: c.putProjectBody, response: { 200: okResult } } },
+      {
+        config: projectNode('write'),
+        schema: { params: z.object({ teamUuid, id }), body: c.putProjectBody, response: { 200: okResult } },
+      },
       async (request) => {
         await projects.renameProject(ctx, request.member, request.params.id, request.body.name);
         return ok;
@@ -39,28 +51,48 @@ export function projectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.delete(
       '/project/:id',
-      { config: projectNode('write'), schema: { params: z.object({ teamUuid, id }), response: { 200: okResult } } },
+      {
+        config: projectNode('write'),
+        schema: { params: z.object({ teamUuid, id }), response: { 200: okResult } },
+      },
       async (request) => {
         await projects.deleteProject(ctx, request.member, request.params.id);
         return ok;
       },
     );
 
-    app.post('/project/:id/ftpserver/:targetId', { config: projectNode('write'), schema: { params: withTarget, response: { 200: okResult } } }, async (request) => {
-      await projects.addFtpServer(ctx, request.member, request.params.id, request.params.targetId);
-      return ok;
-    });
+    app.post(
+      '/project/:id/ftpserver/:targetId',
+      { config: projectNode('write'), schema: { params: withTarget, response: { 200: okResult } } },
+      async (request) => {
+        await projects.addFtpServer(ctx, request.member, request.params.id, request.params.targetId);
+        return ok;
+      },
+    );
 
-    app.delete('/project/:id/ftpserver/:targetId', { config: projectNode('write'), schema: { params: withTarget, response: { 200: okResult } } }, async (request) => {
-      await projects.removeFtpServer(ctx, request.member, request.params.id, request.params.targetId);
-      return ok;
-    });
+    app.delete(
+      '/project/:id/ftpserver/:targetId',
+      { config: projectNode('write'), schema: { params: withTarget, response: { 200: okResult } } },
+      async (request) => {
+        await projects.removeFtpServer(ctx, request.member, request.params.id, request.params.targetId);
+        return ok;
+      },
+    );
 
     app.put(
       '/project/:id/ftpserver/:targetId',
-      { config: projectNode('write'), schema: { params: withTarget, body: c.putProjectFtpServerBody, response: { 200: okResult } } },
+      {
+        config: projectNode('write'),
+        schema: { params: withTarget, body: c.putProjectFtpServerBody, response: { 200: okResult } },
+      },
       async (request) => {
-        await projects.updateFtpServerLink(ctx, request.member, request.params.id, request.params.targetId, request.body);
+        await projects.updateFtpServerLink(
+          ctx,
+          request.member,
+          request.params.id,
+          request.params.targetId,
+          request.body,
+        );
         return ok;
       },
     );
@@ -78,16 +110,30 @@ export function projectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/project/:id/destinationproject/:targetId',
       { config: projectNode('write'), schema: { params: withTarget, response: { 200: okResult } } },
       async (request) => {
-        await projects.removeDestinationProject(ctx, request.member, request.params.id, request.params.targetId);
+        await projects.removeDestinationProject(
+          ctx,
+          request.member,
+          request.params.id,
+          request.params.targetId,
+        );
         return ok;
       },
     );
 
     app.put(
       '/project/:id/destinationproject/:targetId',
-      { config: projectNode('write'), schema: { params: withTarget, body: c.putDestinationProjectBody, response: { 200: okResult } } },
+      {
+        config: projectNode('write'),
+        schema: { params: withTarget, body: c.putDestinationProjectBody, response: { 200: okResult } },
+      },
       async (request) => {
-        await projects.setDestinationProjectEnabled(ctx, request.member, request.params.id, request.params.targetId, request.body.enabled);
+        await projects.setDestinationProjectEnabled(
+          ctx,
+          request.member,
+          request.params.id,
+          request.params.targetId,
+          request.body.enabled,
+        );
         return ok;
       },
     );
@@ -96,14 +142,23 @@ export function projectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/project/:id/stats',
       {
         config: projectNode('read'),
-        schema: { params: z.object({ teamUuid, id }), querystring: z.object({ days: z.coerce.number().int().min(1).max(30).default(3) }), response: { 200: c.getProjectStatsResponse } },
+        schema: {
+          params: z.object({ teamUuid, id }),
+          querystring: z.object({ days: z.coerce.number().int().min(1).max(30).default(3) }),
+          response: { 200: c.getProjectStatsResponse },
+        },
       },
-      async (request) => ({ hours: await projects.projectStats(ctx, request.member, request.params.id, request.query.days) }),
+      async (request) => ({
+        hours: await projects.projectStats(ctx, request.member, request.params.id, request.query.days),
+      }),
     );
 
     app.get(
       '/project/:id/connectionlog',
-      { config: projectNode('read'), schema: { params: z.object({ teamUuid, id }), response: { 200: c.getConnectionLogResponse } } },
+      {
+        config: projectNode('read'),
+        schema: { params: z.object({ teamUuid, id }), response: { 200: c.getConnectionLogResponse } },
+      },
       async (request) => ({ sessions: await projects.connectionLog(ctx, request.member, request.params.id) }),
     );
   };

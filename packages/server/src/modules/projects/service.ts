@@ -10,7 +10,8 @@ import * as q from './queries.ts';
 
 // Camera keyboards are painful: no look-alike characters in generated credentials.
 const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
-const randomString = (length: number, chars = alphabet) => Array.from({ length }, () => chars[randomInt(chars.length)]).join('');
+const randomString = (length: number, chars = alphabet) =>
+  Array.from({ length }, () => chars[randomInt(chars.length)]).join('');
 const passwordChars = `${alphabet}ABCDEFGHJKLMNPQRSTUVWXYZ`;
 
 async function requireProject(ctx: AppContext, member: Member, id: number, needs: 'read' | 'write') {
@@ -21,11 +22,16 @@ async function requireProject(ctx: AppContext, member: Member, id: number, needs
   return { project, access };
 }
 
-export async function createProject(ctx: AppContext, member: Member, input: { name: string; parentFolderId: number }) {
+export async function createProject(
+  ctx: AppContext,
+  member: Member,
+  input: { name: string; parentFolderId: number },
+) {
   const folder = await folderQueries.findFolder(ctx.db, member.teamId, input.parentFolderId);
   if (!folder) throw new AppError('NotFound');
   requirePermission(await loadAccess(ctx.db, member), folder.id, 'write');
-  if (folder.type !== 'projects') throw new AppError('ValidationError', 'Projects belong in the projects tree');
+  if (folder.type !== 'projects')
+    throw new AppError('ValidationError', 'Projects belong in the projects tree');
   // Each project has its own ingest account: a unique user name and a strong random password.
   for (let attempt = 0; ; attempt++) {
     const username = `pr${randomString(8)}`;
@@ -34,7 +40,13 @@ export async function createProject(ctx: AppContext, member: Member, input: { na
       continue;
     }
     const passwordEnc = encryptSecret(ctx.config.secretKey, randomString(20, passwordChars));
-    const row = await q.insertProject(ctx.db, { teamId: member.teamId, folderId: folder.id, name: input.name, username, passwordEnc });
+    const row = await q.insertProject(ctx.db, {
+      teamId: member.teamId,
+      folderId: folder.id,
+      name: input.name,
+      username,
+      passwordEnc,
+    });
     return row.id;
   }
 }
@@ -60,7 +72,12 @@ export async function getProject(ctx: AppContext, member: Member, id: number): P
     fileoutcount: project.fileoutcount,
     bytesreceived: project.bytesreceived,
     bytessent: project.bytessent,
-    ftpAccounts: [{ username: project.ingest_username, password: decryptSecret(ctx.config.secretKey, project.ingest_password_enc) }],
+    ftpAccounts: [
+      {
+        username: project.ingest_username,
+        password: decryptSecret(ctx.config.secretKey, project.ingest_password_enc),
+      },
+    ],
     ingest: {
       host: ctx.config.publicFtpHost,
       ftpPort: ctx.config.FTP_PORT,
@@ -80,8 +97,12 @@ export async function getProject(ctx: AppContext, member: Member, id: number): P
         overridepath: s.overridepath,
         enabled: s.enabled,
       })),
-    otherFtpServers: allServers.filter((s) => !linkedServers.has(s.id) && readable(access, s.folder_id)).map(({ id, name }) => ({ id, name })),
-    destinationProjects: destinations.filter((d) => readable(access, d.folder_id)).map(({ id, name, enabled }) => ({ id, name, enabled })),
+    otherFtpServers: allServers
+      .filter((s) => !linkedServers.has(s.id) && readable(access, s.folder_id))
+      .map(({ id, name }) => ({ id, name })),
+    destinationProjects: destinations
+      .filter((d) => readable(access, d.folder_id))
+      .map(({ id, name, enabled }) => ({ id, name, enabled })),
     otherProjects: allProjects
       .filter((p) => p.id !== project.id && !linkedProjects.has(p.id) && readable(access, p.folder_id))
       .map(({ id, name }) => ({ id, name })),
@@ -139,20 +160,37 @@ async function requireReadableProject(ctx: AppContext, member: Member, access: A
   return target;
 }
 
-export async function addDestinationProject(ctx: AppContext, member: Member, projectId: number, destinationId: number) {
+export async function addDestinationProject(
+  ctx: AppContext,
+  member: Member,
+  projectId: number,
+  destinationId: number,
+) {
   const { project, access } = await requireProject(ctx, member, projectId, 'write');
-  if (destinationId === project.id) throw new AppError('ValidationError', 'A project cannot deliver to itself');
+  if (destinationId === project.id)
+    throw new AppError('ValidationError', 'A project cannot deliver to itself');
   await requireReadableProject(ctx, member, access, destinationId);
   await q.addDestinationProject(ctx.db, project.id, destinationId);
 }
 
-export async function removeDestinationProject(ctx: AppContext, member: Member, projectId: number, destinationId: number) {
+export async function removeDestinationProject(
+  ctx: AppContext,
+  member: Member,
+  projectId: number,
+  destinationId: number,
+) {
   const { project } = await requireProject(ctx, member, projectId, 'write');
   const result = await q.removeDestinationProject(ctx.db, project.id, destinationId);
   if (Number(result.numDeletedRows) === 0) throw new AppError('NotFound');
 }
 
-export async function setDestinationProjectEnabled(ctx: AppContext, member: Member, projectId: number, destinationId: number, enabled: boolean) {
+export async function setDestinationProjectEnabled(
+  ctx: AppContext,
+  member: Member,
+  projectId: number,
+  destinationId: number,
+  enabled: boolean,
+) {
   const { project } = await requireProject(ctx, member, projectId, 'write');
   const result = await q.setDestinationProjectEnabled(ctx.db, project.id, destinationId, enabled);
   if (Number(result.numUpdatedRows) === 0) throw new AppError('NotFound');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { linkIn } from '../../../test/support/mail.ts';
 import { makeMember, makeTeam, makeUser, uniqueEmail } from '../../../test/support/factories.ts';
+import { linkIn } from '../../../test/support/mail.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 
 let server: TestServer;

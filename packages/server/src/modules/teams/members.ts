@@ -4,8 +4,8 @@ import type { Db } from '../../db/kysely.ts';
 import { asLanguage, teamMail } from '../../mail/templates.ts';
 import * as accountQueries from '../account/queries.ts';
 import { issueToken } from '../account/service.ts';
-import * as folderQueries from '../folders/queries.ts';
 import { requireTeamAdmin } from '../folders/permissions.ts';
+import * as folderQueries from '../folders/queries.ts';
 import * as q from './queries.ts';
 import { type Member, presentGroup } from './service.ts';
 

@@ -61,7 +61,10 @@ const membership = (db: Db) =>
 
 /** The caller's membership in a team given by uuid. */
 export const findMembership = (db: Db, teamUuid: string, userId: number) =>
-  membership(db).where('teams.uuid', '=', teamUuid).where('team_members.user_id', '=', userId).executeTakeFirst();
+  membership(db)
+    .where('teams.uuid', '=', teamUuid)
+    .where('team_members.user_id', '=', userId)
+    .executeTakeFirst();
 
 /** A membership by ids, for work that runs outside a request (async commands). */
 export const findMembershipById = (db: Db, teamId: number, userId: number) =>

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db } from '../../db/kysely.ts';
 import { hashPassword, randomToken } from '../../crypto/tokens.ts';
+import type { Db } from '../../db/kysely.ts';
 import * as accountQueries from '../account/queries.ts';
 import { provisionNextTeam } from './provisioning.ts';
 import { createTeamOwnedBy } from './service.ts';

@@ -70,7 +70,7 @@ function DrawerContent({ teamUuid, onNavigate }: { teamUuid: string; onNavigate?
           <Skeleton width="70%" />
         </Stack>
       ) : roots.length > 0 ? (
-        <FolderTree roots={roots} onNavigate={onNavigate} />
+        <FolderTree roots={roots} teamUuid={teamUuid} onNavigate={onNavigate} />
       ) : (
         <Stack spacing={1} sx={{ px: 2.5, pt: 1, color: 'text.secondary' }} data-testid="folder-tree-empty">
           <FolderOffOutlinedIcon fontSize="small" />

@@ -1,19 +1,74 @@
+// The drawer's tree of folders, projects and FTP servers (spec §2 'Left drawer', 'Tree context
+// menu', 'Moving'): a click opens the item, a right-click offers what the member may do there.
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import CalendarMonthOutlinedIcon from '@mui/icons-material/CalendarMonthOutlined';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import CloseIcon from '@mui/icons-material/Close';
+import ContentPasteGoOutlinedIcon from '@mui/icons-material/ContentPasteGoOutlined';
+import CreateNewFolderOutlinedIcon from '@mui/icons-material/CreateNewFolderOutlined';
+import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
+import DriveFileMoveOutlinedIcon from '@mui/icons-material/DriveFileMoveOutlined';
+import DriveFileRenameOutlineIcon from '@mui/icons-material/DriveFileRenameOutline';
 import EventOutlinedIcon from '@mui/icons-material/EventOutlined';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
+import LibraryAddOutlinedIcon from '@mui/icons-material/LibraryAddOutlined';
 import PeopleOutlineIcon from '@mui/icons-material/PeopleOutlined';
 import PhotoLibraryOutlinedIcon from '@mui/icons-material/PhotoLibraryOutlined';
+import PostAddOutlinedIcon from '@mui/icons-material/PostAddOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
-import { Box, Collapse, List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
-import { type ReactNode, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Collapse,
+  Divider,
+  IconButton,
+  InputBase,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSnackbar } from 'notistack';
+import {
+  createContext,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import type { FolderNode } from '../../api/folders.ts';
+import {
+  type FolderNode,
+  folderKeys,
+  useCreateFolder,
+  useDeleteFolder,
+  useMoveNode,
+  useRenameFolder,
+} from '../../api/folders.ts';
+import { useDeleteFtpServer, useRenameFtpServer } from '../../api/ftpservers.ts';
+import { useDeleteProject, useRenameProject } from '../../api/projects.ts';
+import { ConfirmDialog } from '../confirm-dialog.tsx';
+import {
+  ancestorKeys,
+  type ItemKind,
+  itemKind,
+  nameLimit,
+  renameInTree,
+  renameValue,
+  type TreeAction,
+  treeActions,
+} from './tree-rules.ts';
 
 /** Where a click on a node leads (spec §2 'Left drawer'); null only expands or collapses it. */
 export function nodeRoute(node: FolderNode): string | null {
@@ -35,6 +90,28 @@ export function nodeRoute(node: FolderNode): string | null {
   }
 }
 
+/** Whether the page at `pathname` + `search` shows this node (any tab of a project counts). */
+export function showsNode(node: FolderNode, pathname: string, search: string): boolean {
+  const path = pathname.toLowerCase();
+  const id = new URLSearchParams(search).get('id');
+  switch (node.type) {
+    case 'project':
+      return (path === '/project' || path.startsWith('/project/')) && id === String(node.id);
+    case 'ftpserver':
+      return path === '/ftpserver' && id === String(node.id);
+    case 'calendar':
+      return path === '/calendar' && id === String(node.id);
+    case 'users':
+      return path === '/users';
+    case 'configfiles':
+      return path === '/configfiles';
+    case 'settings':
+      return false;
+    default:
+      return path === '/folder' && id === String(node.id);
+  }
+}
+
 const icons: Record<string, ReactNode> = {
   projects: <PhotoLibraryOutlinedIcon fontSize="small" />,
   ftpservers: <DnsOutlinedIcon fontSize="small" />,
@@ -45,26 +122,111 @@ const icons: Record<string, ReactNode> = {
   settings: <SettingsOutlinedIcon fontSize="small" />,
   users: <PeopleOutlineIcon fontSize="small" />,
   configfiles: <DescriptionOutlinedIcon fontSize="small" />,
+  folder: <FolderOutlinedIcon fontSize="small" />,
 };
 
-const rootLabelTypes = new Set(['projects', 'ftpservers', 'calendars', 'settings']);
+const actionIcons: Record<TreeAction, ReactNode> = {
+  newProject: <PostAddOutlinedIcon fontSize="small" />,
+  newFtpServer: <LibraryAddOutlinedIcon fontSize="small" />,
+  newFolder: <CreateNewFolderOutlinedIcon fontSize="small" />,
+  rename: <DriveFileRenameOutlineIcon fontSize="small" />,
+  move: <DriveFileMoveOutlinedIcon fontSize="small" />,
+  place: <ContentPasteGoOutlinedIcon fontSize="small" />,
+  cancelMove: <CloseIcon fontSize="small" />,
+  delete: <DeleteOutlineOutlinedIcon fontSize="small" />,
+};
+
 const leafLabelTypes = new Set(['users', 'configfiles']);
 
-function TreeItem({ node, depth, onNavigate }: { node: FolderNode; depth: number; onNavigate?: () => void }) {
+/** Root names and the settings entries are shown in the user's language. */
+function useNodeLabel() {
   const { t } = useTranslation('shell');
+  return (node: FolderNode) =>
+    node.isRoot || leafLabelTypes.has(node.type)
+      ? t(`tree.labels.${node.type}`, { defaultValue: node.name })
+      : node.name;
+}
+
+type TreeState = {
+  expanded: ReadonlySet<string>;
+  toggle: (key: string) => void;
+  renaming: string | null;
+  pendingMove: FolderNode | null;
+  openMenu: (node: FolderNode, event: MouseEvent) => void;
+  startRename: (node: FolderNode) => void;
+  finishRename: (node: FolderNode, typed: string | null) => void;
+  onNavigate?: () => void;
+};
+
+const TreeContext = createContext<TreeState | null>(null);
+const useTree = () => {
+  const state = useContext(TreeContext);
+  if (!state) throw new Error('TreeItem outside FolderTree');
+  return state;
+};
+
+/** The inline name editor: Enter saves, Escape cancels, leaving the field saves (spec §2). */
+function RenameField({ node, label }: { node: FolderNode; label: string }) {
+  const { finishRename } = useTree();
+  const { t } = useTranslation('shell');
+  const done = useRef(false);
+  const finish = (typed: string | null) => {
+    if (done.current) return;
+    done.current = true;
+    finishRename(node, typed);
+  };
+  const kind = itemKind(node);
+  return (
+    <InputBase
+      autoFocus
+      defaultValue={label}
+      onFocus={(event) => event.target.select()}
+      onClick={(event) => event.stopPropagation()}
+      onKeyDown={(event) => {
+        event.stopPropagation();
+        if (event.key === 'Enter') finish((event.target as HTMLInputElement).value);
+        if (event.key === 'Escape') finish(null);
+      }}
+      onBlur={(event) => finish(event.target.value)}
+      inputProps={{
+        maxLength: kind ? nameLimit(kind) : undefined,
+        'aria-label': t('tree.renameLabel'),
+        'data-testid': 'tree-rename-input',
+      }}
+      sx={{
+        flex: 1,
+        minWidth: 0,
+        fontSize: '0.875rem',
+        px: 0.75,
+        borderRadius: 1,
+        bgcolor: 'background.paper',
+        boxShadow: (theme) => `0 0 0 2px ${theme.palette.primary.main}`,
+      }}
+    />
+  );
+}
+
+function TreeItem({ node, depth }: { node: FolderNode; depth: number }) {
+  const tree = useTree();
   const navigate = useNavigate();
   const location = useLocation();
-  const [open, setOpen] = useState(depth === 0);
+  const labelOf = useNodeLabel();
   const route = nodeRoute(node);
   const hasChildren = node.children.length > 0;
-  const isRoot = node.isRoot || depth === 0;
-  const label =
-    (isRoot && rootLabelTypes.has(node.type)) || leafLabelTypes.has(node.type)
-      ? t(`tree.labels.${node.type}`)
-      : node.name;
-  const selected =
-    route !== null && `${location.pathname}${location.search}`.toLowerCase() === route.toLowerCase();
-  const isFolder = !['project', 'ftpserver', 'calendar', 'users', 'configfiles'].includes(node.type);
+  const open = tree.expanded.has(node.key);
+  const label = labelOf(node);
+  const selected = showsNode(node, location.pathname, location.search);
+  const isFolderNode = node.folderType !== null;
+  const renaming = tree.renaming === node.key;
+  const moving = tree.pendingMove?.key === node.key;
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    // F2 renames, as in file managers, where the menu would offer it.
+    if (event.key === 'F2' && treeActions(node, null).includes('rename')) {
+      event.preventDefault();
+      tree.startRename(node);
+    }
+  };
 
   return (
     <>
@@ -72,21 +234,31 @@ function TreeItem({ node, depth, onNavigate }: { node: FolderNode; depth: number
         dense
         selected={selected}
         onClick={() => {
-          if (hasChildren && (route === null || !open)) setOpen((value) => !value);
+          if (renaming) return;
+          if (hasChildren && (route === null || !open)) tree.toggle(node.key);
           if (route) {
             navigate(route);
-            onNavigate?.();
+            tree.onNavigate?.();
           }
         }}
-        sx={{ pl: 0.5 + depth * 1.5, pr: 1, py: 0.25, minHeight: 32 }}
+        onContextMenu={(event) => tree.openMenu(node, event)}
+        onKeyDown={onKeyDown}
+        sx={{
+          pl: 0.5 + depth * 1.5,
+          pr: 1,
+          py: 0.25,
+          minHeight: 32,
+          ...(moving && { outline: '1px dashed', outlineColor: 'primary.main', outlineOffset: -2 }),
+        }}
         data-testid={`tree-node-${node.key}`}
+        aria-expanded={hasChildren ? open : undefined}
       >
         <Box
           component="span"
           onClick={(event) => {
             if (!hasChildren) return;
             event.stopPropagation();
-            setOpen((value) => !value);
+            tree.toggle(node.key);
           }}
           sx={{ display: 'inline-flex', width: 20, color: 'text.secondary', flexShrink: 0 }}
           aria-hidden
@@ -94,25 +266,29 @@ function TreeItem({ node, depth, onNavigate }: { node: FolderNode; depth: number
           {hasChildren &&
             (open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />)}
         </Box>
-        <ListItemIcon sx={{ minWidth: 28, color: isRoot ? 'primary.main' : 'text.secondary' }}>
-          {icons[node.type] ?? (isFolder ? <FolderOutlinedIcon fontSize="small" /> : null)}
+        <ListItemIcon sx={{ minWidth: 28, color: node.isRoot ? 'primary.main' : 'text.secondary' }}>
+          {icons[isFolderNode && !node.isRoot ? 'folder' : node.type] ?? icons.folder}
         </ListItemIcon>
-        <ListItemText
-          primary={label}
-          slotProps={{
-            primary: {
-              noWrap: true,
-              title: label,
-              sx: { fontSize: '0.875rem', fontWeight: isRoot ? 600 : 400 },
-            },
-          }}
-        />
+        {renaming ? (
+          <RenameField node={node} label={label} />
+        ) : (
+          <ListItemText
+            primary={label}
+            slotProps={{
+              primary: {
+                noWrap: true,
+                title: label,
+                sx: { fontSize: '0.875rem', fontWeight: node.isRoot ? 600 : 400 },
+              },
+            }}
+          />
+        )}
       </ListItemButton>
       {hasChildren && (
         <Collapse in={open} timeout="auto" unmountOnExit>
           <List disablePadding>
             {node.children.map((child) => (
-              <TreeItem key={child.key} node={child} depth={depth + 1} onNavigate={onNavigate} />
+              <TreeItem key={child.key} node={child} depth={depth + 1} />
             ))}
           </List>
         </Collapse>
@@ -121,12 +297,284 @@ function TreeItem({ node, depth, onNavigate }: { node: FolderNode; depth: number
   );
 }
 
-export function FolderTree({ roots, onNavigate }: { roots: FolderNode[]; onNavigate?: () => void }) {
+/** Open branches are remembered per team for the browser session. */
+const expandedStorageKey = (teamUuid: string) => `photorelay.treeExpanded.${teamUuid}`;
+
+function loadExpanded(teamUuid: string, roots: FolderNode[]): Set<string> {
+  try {
+    const stored = sessionStorage.getItem(expandedStorageKey(teamUuid));
+    if (stored) return new Set(JSON.parse(stored) as string[]);
+  } catch {
+    // Without storage the tree starts with the roots open.
+  }
+  return new Set(roots.map((root) => root.key));
+}
+
+type MenuState = { node: FolderNode; x: number; y: number };
+
+export function FolderTree({
+  roots,
+  teamUuid,
+  onNavigate,
+}: {
+  roots: FolderNode[];
+  teamUuid: string;
+  onNavigate?: () => void;
+}) {
+  const { t } = useTranslation('shell');
+  const { t: tc } = useTranslation('common');
+  const { t: tf } = useTranslation('folders');
+  const { t: tp } = useTranslation('projects');
+  const { t: ts } = useTranslation('ftpServers');
+  const labelOf = useNodeLabel();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const { enqueueSnackbar } = useSnackbar();
+
+  const [expanded, setExpanded] = useState(() => loadExpanded(teamUuid, roots));
+  const [menu, setMenu] = useState<MenuState | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [pendingMove, setPendingMove] = useState<FolderNode | null>(null);
+  const [deleting, setDeleting] = useState<FolderNode | null>(null);
+
+  const createFolder = useCreateFolder(teamUuid);
+  const renameFolder = useRenameFolder(teamUuid);
+  const renameProject = useRenameProject(teamUuid);
+  const renameFtpServer = useRenameFtpServer(teamUuid);
+  const deleteFolder = useDeleteFolder(teamUuid);
+  const deleteProject = useDeleteProject(teamUuid);
+  const deleteFtpServer = useDeleteFtpServer(teamUuid);
+  const moveNode = useMoveNode(teamUuid);
+
+  useEffect(() => {
+    try {
+      sessionStorage.setItem(expandedStorageKey(teamUuid), JSON.stringify([...expanded]));
+    } catch {
+      // not remembered then
+    }
+  }, [expanded, teamUuid]);
+
+  // Open the branch that holds the item shown on the page (e.g. after following a link).
+  useEffect(() => {
+    const path = ancestorKeys(roots, (node) => showsNode(node, location.pathname, location.search));
+    if (!path?.length) return;
+    setExpanded((current) =>
+      path.every((key) => current.has(key)) ? current : new Set([...current, ...path]),
+    );
+  }, [roots, location.pathname, location.search]);
+
+  const expand = (key: string) =>
+    setExpanded((current) => (current.has(key) ? current : new Set([...current, key])));
+
+  const state: TreeState = {
+    expanded,
+    toggle: (key) =>
+      setExpanded((current) => {
+        const next = new Set(current);
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        return next;
+      }),
+    renaming,
+    pendingMove,
+    onNavigate,
+    openMenu: (node, event) => {
+      if (treeActions(node, pendingMove).length === 0) return;
+      event.preventDefault();
+      setMenu({ node, x: event.clientX + 2, y: event.clientY - 6 });
+    },
+    startRename: (node) => setRenaming(node.key),
+    finishRename: (node, typed) => {
+      setRenaming(null);
+      const name = typed === null ? null : renameValue(node, typed);
+      const kind = itemKind(node);
+      if (name === null || !kind) return;
+      const renames: Record<ItemKind, { mutate: (vars: { id: number; name: string }) => void }> = {
+        folder: renameFolder,
+        project: renameProject,
+        ftpserver: renameFtpServer,
+      };
+      const treeKey = folderKeys.tree(teamUuid);
+      // Show the new name at once; a reload under way is cancelled (it would bring back the old
+      // name) and the mutations reload the tree when the server answered.
+      queryClient.setQueryData<FolderNode[]>(treeKey, (current) =>
+        current ? renameInTree(current, node.key, name) : current,
+      );
+      void queryClient.cancelQueries({ queryKey: treeKey });
+      renames[kind].mutate({ id: node.id, name });
+    },
+  };
+
+  const run = (action: TreeAction, node: FolderNode) => {
+    setMenu(null);
+    switch (action) {
+      case 'newProject':
+        navigate(`/newproject?parentfolder=${node.id}`);
+        onNavigate?.();
+        return;
+      case 'newFtpServer':
+        navigate(`/newftpserver?parentfolder=${node.id}`);
+        onNavigate?.();
+        return;
+      case 'newFolder':
+        createFolder.mutate(
+          { parentFolderId: node.id, name: t('tree.newFolderName') },
+          {
+            onSuccess: ({ folderId }) => {
+              expand(node.key);
+              // The new folder appears with its name ready to be typed over.
+              setRenaming(`folder-${folderId}`);
+            },
+          },
+        );
+        return;
+      case 'rename':
+        // After the menu has let go of the focus, so the field keeps it.
+        requestAnimationFrame(() => setRenaming(node.key));
+        return;
+      case 'move':
+        setPendingMove(node);
+        return;
+      case 'cancelMove':
+        setPendingMove(null);
+        return;
+      case 'place': {
+        const item = pendingMove;
+        const kind = item && itemKind(item);
+        if (!item || !kind) return;
+        setPendingMove(null);
+        moveNode.mutate(
+          { target: node.id, kind, id: item.id },
+          {
+            onSuccess: () => {
+              expand(node.key);
+              enqueueSnackbar(t('tree.moved', { name: item.name, target: labelOf(node) }), {
+                variant: 'success',
+              });
+            },
+          },
+        );
+        return;
+      }
+      case 'delete':
+        setDeleting(node);
+        return;
+    }
+  };
+
+  const confirmDelete = () => {
+    const node = deleting;
+    const kind = node && itemKind(node);
+    if (!node || !kind) return;
+    const shown = showsNode(node, location.pathname, location.search);
+    const onSuccess = () => {
+      setDeleting(null);
+      if (pendingMove?.key === node.key) setPendingMove(null);
+      enqueueSnackbar(t('tree.deleted', { name: node.name }), { variant: 'success' });
+      // The page of a deleted item has nothing left to show.
+      if (shown) navigate(kind === 'ftpserver' ? '/team/ftpservers' : '/');
+    };
+    if (kind === 'folder') deleteFolder.mutate(node.id, { onSuccess });
+    if (kind === 'project') deleteProject.mutate(node.id, { onSuccess });
+    if (kind === 'ftpserver') deleteFtpServer.mutate(node.id, { onSuccess });
+  };
+  const deleteMessage = (node: FolderNode | null) => {
+    const kind = node && itemKind(node);
+    if (kind === 'project') return tp('deleteConfirm');
+    if (kind === 'ftpserver') return ts('deleteConfirm');
+    return tf('deleteConfirm');
+  };
+  const deleteBusy = deleteFolder.isPending || deleteProject.isPending || deleteFtpServer.isPending;
+
+  const actions = menu ? treeActions(menu.node, pendingMove) : [];
+
   return (
-    <List disablePadding data-testid="folder-tree" sx={{ px: 1 }}>
-      {roots.map((node) => (
-        <TreeItem key={node.key} node={node} depth={0} onNavigate={onNavigate} />
-      ))}
-    </List>
+    <TreeContext.Provider value={state}>
+      {pendingMove && (
+        <Alert
+          severity="info"
+          icon={<DriveFileMoveOutlinedIcon fontSize="small" />}
+          data-testid="tree-move-pending"
+          action={
+            <IconButton
+              size="small"
+              aria-label={t('tree.menu.cancelMove')}
+              onClick={() => setPendingMove(null)}
+            >
+              <CloseIcon fontSize="small" />
+            </IconButton>
+          }
+          sx={{ mx: 1, mb: 1, py: 0, fontSize: '0.8rem', '& .MuiAlert-message': { minWidth: 0 } }}
+        >
+          <Typography
+            variant="body2"
+            noWrap
+            title={pendingMove.name}
+            sx={{ fontWeight: 600, fontSize: '0.8rem' }}
+          >
+            {t('tree.movePending', { name: pendingMove.name })}
+          </Typography>
+          <Typography variant="caption" sx={{ display: 'block', lineHeight: 1.35 }}>
+            {t('tree.moveHint')}
+          </Typography>
+        </Alert>
+      )}
+      <List disablePadding data-testid="folder-tree" sx={{ px: 1 }}>
+        {roots.map((node) => (
+          <TreeItem key={node.key} node={node} depth={0} />
+        ))}
+      </List>
+      <Menu
+        open={Boolean(menu)}
+        onClose={() => setMenu(null)}
+        anchorReference="anchorPosition"
+        anchorPosition={menu ? { top: menu.y, left: menu.x } : undefined}
+        disableRestoreFocus
+        slotProps={{ paper: { sx: { minWidth: 220 } }, list: { dense: true } }}
+        data-testid="tree-menu"
+      >
+        {menu && (
+          <Typography
+            variant="caption"
+            color="text.secondary"
+            noWrap
+            component="div"
+            sx={{ px: 2, pt: 0.5, pb: 1, maxWidth: 280, fontWeight: 600 }}
+          >
+            {labelOf(menu.node)}
+          </Typography>
+        )}
+        {actions.flatMap((action, index) => [
+          ...(action === 'delete' && index > 0 ? [<Divider key="divider" />] : []),
+          <MenuItem
+            key={action}
+            onClick={() => menu && run(action, menu.node)}
+            data-testid={`tree-menu-${action}`}
+            sx={action === 'delete' ? { color: 'error.main' } : undefined}
+          >
+            <ListItemIcon sx={action === 'delete' ? { color: 'error.main' } : undefined}>
+              {actionIcons[action]}
+            </ListItemIcon>
+            <ListItemText>
+              {action === 'place'
+                ? t('tree.menu.place', { name: pendingMove?.name ?? '' })
+                : t(`tree.menu.${action}`)}
+            </ListItemText>
+          </MenuItem>,
+        ])}
+      </Menu>
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title={t('tree.deleteTitle', { name: deleting?.name ?? '' })}
+        message={deleteMessage(deleting)}
+        confirmLabel={tc('actions.delete')}
+        cancelLabel={tc('actions.cancel')}
+        busy={deleteBusy}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+        testId="tree-delete-dialog"
+      />
+    </TreeContext.Provider>
   );
 }

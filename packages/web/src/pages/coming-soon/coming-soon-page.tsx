@@ -4,17 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
 
-export type PlaceholderArea =
-  | 'project'
-  | 'newProject'
-  | 'ftpServer'
-  | 'newFtpServer'
-  | 'ftpServers'
-  | 'calendar'
-  | 'users'
-  | 'configFiles'
-  | 'folder'
-  | 'photographerInvitation';
+export type PlaceholderArea = 'calendar' | 'photographerInvitation';
 
 /** Stand-in for a screen that a later issue builds. */
 export function ComingSoonPage({ area }: { area: PlaceholderArea }) {

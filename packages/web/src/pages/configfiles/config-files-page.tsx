@@ -1,0 +1,302 @@
+// /configfiles (spec §2 'Config files page', §5): drop or choose an .xmp or .json file under
+// 100 KB; a file with an existing name replaces it. Files can be downloaded and deleted.
+import CloudUploadOutlinedIcon from '@mui/icons-material/CloudUploadOutlined';
+import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined';
+import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
+import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
+import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
+import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
+import {
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  Card,
+  Chip,
+  CircularProgress,
+  IconButton,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { configFileProblem } from '@photorelay/contract/configfiles';
+import { useSnackbar } from 'notistack';
+import { useRef, useState } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.ts';
+import {
+  type ConfigFile,
+  downloadFileUrl,
+  useConfigFiles,
+  useDeleteConfigFile,
+  useUploadConfigFile,
+} from '../../api/configfiles.ts';
+import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
+import { describeError } from '../../app/errors/report-error.ts';
+import { formatDateTime, formatSize } from '../../app/format.ts';
+import { PageContainer, PageHeader, PageSpinner, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
+import { readAsDataUrl } from '../../app/read-file.ts';
+import { useCurrentTeam, useSession } from '../../app/session.ts';
+import { replacedFileId } from './config-file-rules.ts';
+
+function UploadArea({ teamUuid, files }: { teamUuid: string; files: readonly ConfigFile[] }) {
+  const { t } = useTranslation('configFiles');
+  const { enqueueSnackbar } = useSnackbar();
+  const upload = useUploadConfigFile(teamUuid);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const send = async (file: File) => {
+    setFailure(null);
+    const problem = configFileProblem(file.name, file.size);
+    if (problem) {
+      enqueueSnackbar(t(problem), { variant: 'error' });
+      return;
+    }
+    let content: string;
+    try {
+      content = await readAsDataUrl(file);
+    } catch {
+      enqueueSnackbar(t('uploadFailed'), { variant: 'error' });
+      return;
+    }
+    upload.mutate(
+      { name: file.name, content, dbconfigfileid: replacedFileId(files, file.name) },
+      {
+        onSuccess: () => enqueueSnackbar(t('uploaded'), { variant: 'success' }),
+        onError: (error) => {
+          enqueueSnackbar(t('uploadFailed'), { variant: 'error' });
+          // The server says what is wrong with the content (e.g. 'Invalid JSON: …').
+          setFailure(
+            error instanceof ApiError && error.serverMessage ? error.serverMessage : describeError(error),
+          );
+        },
+      },
+    );
+  };
+
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
+    multiple: false,
+    noClick: true,
+    noKeyboard: true,
+    disabled: upload.isPending,
+    onDrop: (accepted) => {
+      for (const file of accepted.slice(0, 1)) void send(file);
+    },
+  });
+
+  return (
+    <Box sx={{ p: 2.5 }}>
+      <Box
+        {...getRootProps()}
+        data-testid="configfile-dropzone"
+        sx={{
+          border: '2px dashed',
+          borderColor: isDragActive ? 'primary.main' : 'divider',
+          bgcolor: isDragActive ? 'rgba(31,79,179,0.06)' : '#fafbfd',
+          borderRadius: 2,
+          px: 3,
+          py: 3.5,
+          textAlign: 'center',
+          transition: 'border-color 120ms, background-color 120ms',
+        }}
+      >
+        <input {...getInputProps()} data-testid="configfile-input" />
+        <Stack spacing={1.25} sx={{ alignItems: 'center' }}>
+          <Box sx={{ color: isDragActive ? 'primary.main' : 'text.secondary' }}>
+            {upload.isPending ? (
+              <CircularProgress size={32} />
+            ) : (
+              <CloudUploadOutlinedIcon sx={{ fontSize: 36 }} />
+            )}
+          </Box>
+          <Typography sx={{ fontWeight: 600 }}>{isDragActive ? t('dropNow') : t('dropHere')}</Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t('rules')}
+          </Typography>
+          <Button
+            variant="outlined"
+            onClick={open}
+            disabled={upload.isPending}
+            startIcon={<InsertDriveFileOutlinedIcon />}
+            data-testid="configfile-choose"
+          >
+            {t('choose')}
+          </Button>
+        </Stack>
+      </Box>
+      {failure && (
+        <Alert
+          severity="error"
+          onClose={() => setFailure(null)}
+          sx={{ mt: 2 }}
+          data-testid="configfile-failure"
+        >
+          <AlertTitle>{t('uploadFailed')}</AlertTitle>
+          {failure}
+        </Alert>
+      )}
+    </Box>
+  );
+}
+
+function FilesTable({ teamUuid, files }: { teamUuid: string; files: readonly ConfigFile[] }) {
+  const { t, i18n } = useTranslation('configFiles');
+  const { t: tc } = useTranslation('common');
+  const { enqueueSnackbar } = useSnackbar();
+  const remove = useDeleteConfigFile(teamUuid);
+  const [deleting, setDeleting] = useState<ConfigFile | null>(null);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const language = i18n.resolvedLanguage ?? 'en';
+
+  const download = (file: ConfigFile) => {
+    // Spec §2: the download goes through a hidden frame, so the page stays where it is.
+    if (frame.current)
+      frame.current.src = `${downloadFileUrl(teamUuid, file.dbconfigfileid)}?t=${Date.now()}`;
+  };
+
+  return (
+    <>
+      <TableContainer>
+        <Table data-testid="configfiles-table" aria-label={t('title')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('columns.file')}</TableCell>
+              <TableCell align="right">{t('columns.size')}</TableCell>
+              <TableCell>{t('columns.date')}</TableCell>
+              <TableCell align="right" sx={{ width: 110 }} aria-label={t('columns.actions')} />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {files.map((file) => (
+              <TableRow key={file.dbconfigfileid} hover data-testid={`configfile-row-${file.name}`}>
+                <TableCell>
+                  <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center' }}>
+                    <DescriptionOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
+                    <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                      {file.name}
+                    </Typography>
+                    <Chip
+                      size="small"
+                      label={file.name.split('.').pop()?.toUpperCase()}
+                      sx={{ height: 20, fontSize: '0.68rem', fontWeight: 600 }}
+                    />
+                  </Stack>
+                </TableCell>
+                <TableCell
+                  align="right"
+                  sx={{ fontVariantNumeric: 'tabular-nums' }}
+                  data-testid="configfile-size"
+                >
+                  {formatSize(file.size, language)}
+                </TableCell>
+                <TableCell sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
+                  {formatDateTime(file.time, language)}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <Tooltip title={tc('actions.download')}>
+                    <IconButton size="small" onClick={() => download(file)} data-testid="configfile-download">
+                      <FileDownloadOutlinedIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                  <Tooltip title={t('delete.title')}>
+                    <IconButton
+                      size="small"
+                      onClick={() => setDeleting(file)}
+                      sx={{ color: 'error.main' }}
+                      data-testid="configfile-delete"
+                    >
+                      <DeleteOutlineOutlinedIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <iframe ref={frame} title={t('downloadFrame')} hidden data-testid="configfile-download-frame" />
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title={t('delete.title')}
+        message={t('delete.message')}
+        confirmLabel={tc('actions.remove')}
+        cancelLabel={tc('actions.cancel')}
+        busy={remove.isPending}
+        onClose={() => setDeleting(null)}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.dbconfigfileid, {
+            onSuccess: () => {
+              enqueueSnackbar(t('deleted', { name: deleting.name }), { variant: 'success' });
+              setDeleting(null);
+            },
+          })
+        }
+        testId="configfile-delete-dialog"
+      />
+    </>
+  );
+}
+
+function ConfigFiles({ teamUuid }: { teamUuid: string }) {
+  const { t } = useTranslation('configFiles');
+  const files = useConfigFiles(teamUuid);
+  const list = files.data ?? [];
+  return (
+    <>
+      <PageHeader title={t('title')} subtitle={t('subtitle')} icon={<DescriptionOutlinedIcon />} />
+      <Card>
+        <UploadArea teamUuid={teamUuid} files={list} />
+        <Box sx={{ borderTop: 1, borderColor: 'divider' }}>
+          {files.isPending ? (
+            <Stack spacing={1.5} sx={{ p: 3 }}>
+              <Skeleton height={32} />
+              <Skeleton height={32} />
+            </Stack>
+          ) : list.length === 0 ? (
+            <StatusPanel icon={<DescriptionOutlinedIcon />} title={t('empty')} testId="configfiles-empty" />
+          ) : (
+            <FilesTable teamUuid={teamUuid} files={list} />
+          )}
+        </Box>
+      </Card>
+    </>
+  );
+}
+
+export function ConfigFilesPage() {
+  const { t } = useTranslation('common');
+  const { t: tf } = useTranslation('configFiles');
+  useDocumentTitle(tf('title'));
+  const team = useCurrentTeam();
+  const session = useSession();
+  const groupsKnown = session.status === 'loggedIn' && session.groups !== undefined;
+  const allowed = session.status === 'loggedIn' && (session.isOwner || session.isOperator);
+  return (
+    <PageContainer>
+      {!groupsKnown ? (
+        <PageSpinner />
+      ) : allowed ? (
+        <ConfigFiles teamUuid={team.teamid} />
+      ) : (
+        <Card>
+          <StatusPanel
+            icon={<LockOutlinedIcon />}
+            tone="warning"
+            title={t('noAccess.title')}
+            text={t('noAccess.text')}
+            testId="no-access"
+          />
+        </Card>
+      )}
+    </PageContainer>
+  );
+}

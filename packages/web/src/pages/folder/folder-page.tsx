@@ -1,0 +1,448 @@
+// /folder?id (spec §2 'Folder page'): the folder's name and contents; folder admins manage who
+// may read, write or administrate it, per user and per group.
+import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
+import AdminPanelSettingsOutlinedIcon from '@mui/icons-material/AdminPanelSettingsOutlined';
+import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined';
+import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import FolderOffOutlinedIcon from '@mui/icons-material/FolderOffOutlined';
+import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
+import GroupAddOutlinedIcon from '@mui/icons-material/GroupAddOutlined';
+import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
+import PersonAddAltOutlinedIcon from '@mui/icons-material/PersonAddAltOutlined';
+import PersonOutlineIcon from '@mui/icons-material/PersonOutlined';
+import {
+  Box,
+  Button,
+  Card,
+  Chip,
+  Grid,
+  IconButton,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useSnackbar } from 'notistack';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { isApiError } from '../../api/client.ts';
+import { type FolderNode, type PermissionSubject, useFolder, useSetPermission } from '../../api/folders.ts';
+import { useGroups, useMembers } from '../../api/teams.ts';
+import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
+import { useGroupLabel } from '../../app/group-label.ts';
+import { PageContainer, PageHeader, PageSpinner, StatusPanel } from '../../app/page.tsx';
+import { useCurrentTeam } from '../../app/session.ts';
+import { nodeRoute } from '../../app/shell/folder-tree.tsx';
+import { type Choice, PermissionDialog } from './permission-dialog.tsx';
+import { addableGroups, addableUsers, type Level, levelOf, permissionsOf } from './permission-levels.ts';
+
+type Entry = { subject: PermissionSubject; label: string; level: Level | null };
+type DialogState =
+  | { kind: 'add'; subject: 'user' | 'group' }
+  | { kind: 'edit'; entry: Entry }
+  | { kind: 'remove'; entry: Entry }
+  | null;
+
+function SectionHeader({
+  icon,
+  title,
+  text,
+  action,
+}: {
+  icon: ReactNode;
+  title: string;
+  text: string;
+  action?: ReactNode;
+}) {
+  return (
+    <Stack
+      direction="row"
+      spacing={2}
+      sx={{ px: 2.5, py: 2, borderBottom: 1, borderColor: 'divider', alignItems: 'center' }}
+    >
+      <Box sx={{ color: 'primary.main', display: 'grid', placeItems: 'center' }}>{icon}</Box>
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Typography variant="h6" component="h2">
+          {title}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {text}
+        </Typography>
+      </Box>
+      {action}
+    </Stack>
+  );
+}
+
+const levelColors: Record<Level, 'default' | 'primary' | 'secondary'> = {
+  read: 'default',
+  readWrite: 'primary',
+  admin: 'secondary',
+};
+
+function PermissionTable({
+  entries,
+  firstColumn,
+  empty,
+  testId,
+  onEdit,
+  onRemove,
+}: {
+  entries: Entry[];
+  firstColumn: string;
+  empty: string;
+  testId: string;
+  onEdit: (entry: Entry) => void;
+  onRemove: (entry: Entry) => void;
+}) {
+  const { t } = useTranslation('folders');
+  const { t: tc } = useTranslation('common');
+  if (entries.length === 0) {
+    return (
+      <Typography
+        variant="body2"
+        color="text.secondary"
+        sx={{ px: 2.5, py: 3 }}
+        data-testid={`${testId}-empty`}
+      >
+        {empty}
+      </Typography>
+    );
+  }
+  return (
+    <TableContainer>
+      <Table size="small" data-testid={testId}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{firstColumn}</TableCell>
+            <TableCell>{t('columns.permissions')}</TableCell>
+            <TableCell align="right" sx={{ width: 56 }}>
+              {t('columns.edit')}
+            </TableCell>
+            <TableCell align="right" sx={{ width: 56 }}>
+              {t('columns.delete')}
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {entries.map((entry) => (
+            <TableRow key={`${entry.subject.kind}-${entry.subject.id}`} hover data-testid={`${testId}-row`}>
+              <TableCell
+                sx={{ fontWeight: 500, maxWidth: 280, overflow: 'hidden', textOverflow: 'ellipsis' }}
+              >
+                {entry.label}
+              </TableCell>
+              <TableCell>
+                {entry.level && (
+                  <Chip
+                    size="small"
+                    variant={entry.level === 'read' ? 'outlined' : 'filled'}
+                    color={levelColors[entry.level]}
+                    label={t(`levelsShort.${entry.level}`)}
+                    data-testid="permission-level"
+                  />
+                )}
+              </TableCell>
+              <TableCell align="right">
+                <Tooltip title={tc('actions.edit')}>
+                  <IconButton size="small" onClick={() => onEdit(entry)} data-testid="permission-edit">
+                    <EditOutlinedIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </TableCell>
+              <TableCell align="right">
+                <Tooltip title={tc('actions.remove')}>
+                  <IconButton
+                    size="small"
+                    onClick={() => onRemove(entry)}
+                    sx={{ color: 'error.main' }}
+                    data-testid="permission-remove"
+                  >
+                    <DeleteOutlineOutlinedIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+const itemIcons: Record<string, ReactNode> = {
+  project: <AccountTreeOutlinedIcon fontSize="small" />,
+  ftpserver: <DnsOutlinedIcon fontSize="small" />,
+};
+
+function ContentsCard({ folder }: { folder: FolderNode }) {
+  const { t } = useTranslation('folders');
+  const { t: tshell } = useTranslation('shell');
+  return (
+    <Card sx={{ height: '100%' }}>
+      <SectionHeader
+        icon={<FolderOutlinedIcon />}
+        title={t('contents.title')}
+        text={t('contents.count', { count: folder.children.length })}
+      />
+      {folder.children.length === 0 ? (
+        <StatusPanel icon={<FolderOffOutlinedIcon />} title={t('contents.empty')} />
+      ) : (
+        <List dense sx={{ px: 1, py: 1 }} data-testid="folder-contents">
+          {folder.children.map((child) => {
+            const route = nodeRoute(child);
+            const label =
+              child.type === 'users' || child.type === 'configfiles'
+                ? tshell(`tree.labels.${child.type}`)
+                : child.name;
+            return (
+              <ListItemButton
+                key={child.key}
+                component={RouterLink}
+                to={route ?? '#'}
+                sx={{ borderRadius: 1 }}
+              >
+                <ListItemIcon sx={{ minWidth: 34, color: 'text.secondary' }}>
+                  {itemIcons[child.type] ?? <FolderOutlinedIcon fontSize="small" />}
+                </ListItemIcon>
+                <ListItemText primary={label} slotProps={{ primary: { noWrap: true } }} />
+              </ListItemButton>
+            );
+          })}
+        </List>
+      )}
+    </Card>
+  );
+}
+
+function PermissionsSection({ folder, teamUuid }: { folder: FolderNode; teamUuid: string }) {
+  const { t } = useTranslation('folders');
+  const { t: tc } = useTranslation('common');
+  const { enqueueSnackbar } = useSnackbar();
+  const groupLabel = useGroupLabel();
+  const [dialog, setDialog] = useState<DialogState>(null);
+  const setPermission = useSetPermission(teamUuid, folder.id);
+  // Spec §6, §8: MissingPermission while listing users or groups leaves the lists empty.
+  const members = useMembers(teamUuid, { ignoreMissingPermission: true });
+  const groups = useGroups(teamUuid, { ignoreMissingPermission: true });
+
+  const userEntries: Entry[] = folder.permissions.users.map((entry) => ({
+    subject: { kind: 'user', id: entry.dbuserid },
+    label: entry.email,
+    level: levelOf(entry.permissions),
+  }));
+  const groupEntries: Entry[] = folder.permissions.groups.map((entry) => ({
+    subject: { kind: 'group', id: entry.dbgroupid },
+    label: groupLabel(entry),
+    level: levelOf(entry.permissions),
+  }));
+
+  const userChoices: Choice[] = addableUsers(members.data ?? [], folder.permissions.users).map((member) => ({
+    id: member.dbuserid,
+    label: member.email,
+    detail: member.fullname,
+  }));
+  const groupChoices: Choice[] = addableGroups(groups.data ?? [], folder.permissions.groups).map((group) => ({
+    id: group.dbgroupid,
+    label: groupLabel(group),
+  }));
+
+  const save = (subject: PermissionSubject, level: Level | null, message: string) =>
+    setPermission.mutate(
+      { subject, permissions: level ? permissionsOf(level) : [] },
+      {
+        onSuccess: () => {
+          enqueueSnackbar(message, { variant: 'success' });
+          setDialog(null);
+        },
+      },
+    );
+
+  return (
+    <>
+      <Grid size={{ xs: 12, lg: 6 }}>
+        <Card sx={{ height: '100%' }}>
+          <SectionHeader
+            icon={<PersonOutlineIcon />}
+            title={t('users.title')}
+            text={t('users.text')}
+            action={
+              <Button
+                size="small"
+                variant="outlined"
+                startIcon={<PersonAddAltOutlinedIcon />}
+                onClick={() => setDialog({ kind: 'add', subject: 'user' })}
+                data-testid="folder-add-user"
+              >
+                {t('users.add')}
+              </Button>
+            }
+          />
+          <PermissionTable
+            entries={userEntries}
+            firstColumn={t('columns.email')}
+            empty={t('users.empty')}
+            testId="folder-user-permissions"
+            onEdit={(entry) => setDialog({ kind: 'edit', entry })}
+            onRemove={(entry) => setDialog({ kind: 'remove', entry })}
+          />
+        </Card>
+      </Grid>
+      <Grid size={{ xs: 12, lg: 6 }}>
+        <Card sx={{ height: '100%' }}>
+          <SectionHeader
+            icon={<GroupsOutlinedIcon />}
+            title={t('groups.title')}
+            text={t('groups.text')}
+            action={
+              <Button
+                size="small"
+                variant="outlined"
+                startIcon={<GroupAddOutlinedIcon />}
+                onClick={() => setDialog({ kind: 'add', subject: 'group' })}
+                data-testid="folder-add-group"
+              >
+                {t('groups.add')}
+              </Button>
+            }
+          />
+          <PermissionTable
+            entries={groupEntries}
+            firstColumn={t('columns.group')}
+            empty={t('groups.empty')}
+            testId="folder-group-permissions"
+            onEdit={(entry) => setDialog({ kind: 'edit', entry })}
+            onRemove={(entry) => setDialog({ kind: 'remove', entry })}
+          />
+        </Card>
+      </Grid>
+      {dialog?.kind === 'add' && (
+        <PermissionDialog
+          subject={dialog.subject}
+          mode={{
+            kind: 'add',
+            choices: dialog.subject === 'user' ? userChoices : groupChoices,
+            loading: dialog.subject === 'user' ? members.isPending : groups.isPending,
+          }}
+          busy={setPermission.isPending}
+          onClose={() => setDialog(null)}
+          onSave={(id, level) => save({ kind: dialog.subject, id }, level, t('saved'))}
+        />
+      )}
+      {dialog?.kind === 'edit' && (
+        <PermissionDialog
+          subject={dialog.entry.subject.kind}
+          mode={{
+            kind: 'edit',
+            target: { id: dialog.entry.subject.id, label: dialog.entry.label },
+            level: dialog.entry.level ?? 'read',
+          }}
+          busy={setPermission.isPending}
+          onClose={() => setDialog(null)}
+          onSave={(_id, level) => save(dialog.entry.subject, level, t('saved'))}
+        />
+      )}
+      <ConfirmDialog
+        open={dialog?.kind === 'remove'}
+        title={t('remove.title')}
+        message={dialog?.kind === 'remove' ? t('remove.message', { name: dialog.entry.label }) : ''}
+        confirmLabel={tc('actions.remove')}
+        cancelLabel={tc('actions.cancel')}
+        busy={setPermission.isPending}
+        onClose={() => setDialog(null)}
+        onConfirm={() => dialog?.kind === 'remove' && save(dialog.entry.subject, null, t('removed'))}
+        testId="permission-remove-dialog"
+      />
+    </>
+  );
+}
+
+export function FolderPage() {
+  const { t } = useTranslation('folders');
+  const { t: tc } = useTranslation('common');
+  const { t: tshell } = useTranslation('shell');
+  const team = useCurrentTeam();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const folder = useFolder(team.teamid, Number.isSafeInteger(id) ? id : 0);
+
+  if (folder.isPending && id > 0) {
+    return (
+      <PageContainer>
+        <PageSpinner />
+      </PageContainer>
+    );
+  }
+  const node = folder.data;
+  if (!node || (folder.error && isApiError(folder.error, 'NotFound'))) {
+    return (
+      <PageContainer>
+        <Card>
+          <StatusPanel
+            icon={<FolderOffOutlinedIcon />}
+            tone="warning"
+            title={tc('notFound.title')}
+            text={tc('notFound.text')}
+            testId="folder-not-found"
+          />
+        </Card>
+      </PageContainer>
+    );
+  }
+
+  const rootLabel = node.folderType ? tshell(`tree.labels.${node.folderType}`) : '';
+  const title = node.isRoot ? rootLabel : node.name;
+  return (
+    <PageContainer>
+      <PageHeader
+        title={title}
+        subtitle={
+          <Stack direction="row" spacing={1} component="span" sx={{ alignItems: 'center' }}>
+            <span>{node.isRoot ? t('subtitleRoot') : t('subtitle', { tree: rootLabel })}</span>
+            {node.isFolderAdmin && (
+              <Chip
+                component="span"
+                size="small"
+                icon={<AdminPanelSettingsOutlinedIcon />}
+                label={t('levelsShort.admin')}
+                variant="outlined"
+                color="secondary"
+              />
+            )}
+          </Stack>
+        }
+        icon={<FolderOutlinedIcon />}
+      />
+      <Grid container spacing={3}>
+        {node.isFolderAdmin ? (
+          <PermissionsSection folder={node} teamUuid={team.teamid} />
+        ) : (
+          <Grid size={12}>
+            <Card>
+              <StatusPanel
+                icon={<AdminPanelSettingsOutlinedIcon />}
+                title={t('notAdmin.title')}
+                text={t('notAdmin.text')}
+                testId="folder-not-admin"
+              />
+            </Card>
+          </Grid>
+        )}
+        <Grid size={12}>
+          <ContentsCard folder={node} />
+        </Grid>
+      </Grid>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,447 @@
+// /ftpserver?id and /newftpserver?parentfolder (spec §2 'FTP server page', §5): the form of a
+// destination server with Test and Save; delete. Saving or deleting leads to /team/ftpservers.
+import CheckCircleOutlinedIcon from '@mui/icons-material/CheckCircleOutlined';
+import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined';
+import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
+import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
+import NetworkCheckOutlinedIcon from '@mui/icons-material/NetworkCheckOutlined';
+import SaveOutlinedIcon from '@mui/icons-material/SaveOutlined';
+import SearchOffOutlinedIcon from '@mui/icons-material/SearchOffOutlined';
+import {
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Divider,
+  Grid,
+  MenuItem,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { ftpProtocols, limits } from '@photorelay/contract/limits';
+import { useSnackbar } from 'notistack';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { isApiError } from '../../api/client.ts';
+import { useFolderTree } from '../../api/folders.ts';
+import {
+  type FtpServer,
+  useCreateFtpServer,
+  useDeleteFtpServer,
+  useFtpServer,
+  useSaveFtpServer,
+  useTestFtpServer,
+} from '../../api/ftpservers.ts';
+import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
+import { describeError } from '../../app/errors/report-error.ts';
+import { PageContainer, PageHeader, PageSpinner, StatusPanel } from '../../app/page.tsx';
+import { useCurrentTeam } from '../../app/session.ts';
+import { findNode } from '../../app/shell/tree-rules.ts';
+import {
+  checkForm,
+  defaultPort,
+  emptyForm,
+  type FtpServerForm,
+  formOf,
+  toBody,
+  toTestBody,
+} from './ftp-server-form.ts';
+
+const listPath = '/team/ftpservers';
+const mono = { fontFamily: '"JetBrains Mono", "SFMono-Regular", Consolas, monospace' };
+
+function Section({ title, text, children }: { title: string; text: string; children: ReactNode }) {
+  return (
+    <Grid container spacing={{ xs: 1.5, md: 3 }} sx={{ py: 2.5 }}>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+          {title}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {text}
+        </Typography>
+      </Grid>
+      <Grid size={{ xs: 12, md: 8 }}>{children}</Grid>
+    </Grid>
+  );
+}
+
+type TestResult = { ok: true } | { ok: false; text: string };
+
+function ServerForm({
+  server,
+  parentFolderId,
+  canWrite,
+}: {
+  server: FtpServer | null;
+  parentFolderId: number;
+  canWrite: boolean;
+}) {
+  const { t } = useTranslation('ftpServers');
+  const { t: tc } = useTranslation('common');
+  const { t: tv } = useTranslation('validation');
+  const { enqueueSnackbar } = useSnackbar();
+  const navigate = useNavigate();
+  const team = useCurrentTeam();
+  const create = useCreateFtpServer(team.teamid);
+  const save = useSaveFtpServer(team.teamid);
+  const remove = useDeleteFtpServer(team.teamid);
+  const test = useTestFtpServer(team.teamid);
+  const [form, setForm] = useState<FtpServerForm>(() => (server ? formOf(server) : emptyForm));
+  const [touched, setTouched] = useState<Partial<Record<keyof FtpServerForm, boolean>>>({});
+  const [result, setResult] = useState<TestResult | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const passwordSet = server?.passwordSet ?? false;
+  const state = checkForm(form, { passwordSet });
+  const saving = create.isPending || save.isPending;
+
+  const bind = (name: keyof FtpServerForm) => ({
+    value: form[name],
+    onChange: (event: { target: { value: string } }) =>
+      setForm((current) => ({ ...current, [name]: event.target.value })),
+    onBlur: () => setTouched((current) => ({ ...current, [name]: true })),
+  });
+  const required = (name: 'name' | 'host' | 'username' | 'password') =>
+    touched[name] && state.missing.includes(name) ? tv('required') : null;
+
+  const runTest = () => {
+    setResult(null);
+    test.mutate(toTestBody(form, server?.id), {
+      onSuccess: () => setResult({ ok: true }),
+      // Spec §8: the server's text in a warning.
+      onError: (error) => setResult({ ok: false, text: describeError(error) }),
+    });
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!state.valid || !canWrite) return;
+    const done = () => {
+      enqueueSnackbar(t('saved', { name: form.name.trim() }), { variant: 'success' });
+      navigate(listPath);
+    };
+    if (server) save.mutate({ id: server.id, body: toBody(form) }, { onSuccess: done });
+    else create.mutate(toBody(form, parentFolderId), { onSuccess: done });
+  };
+
+  return (
+    <Card>
+      <CardContent sx={{ px: { xs: 2.5, sm: 4 }, py: { xs: 1, sm: 1.5 } }}>
+        <Box component="form" onSubmit={submit} noValidate data-testid="ftpserver-form">
+          <Section title={t('sections.general')} text={t('sections.generalText')}>
+            <TextField
+              label={t('fields.name')}
+              required
+              {...bind('name')}
+              disabled={!canWrite}
+              error={Boolean(required('name'))}
+              helperText={required('name') ?? ' '}
+              slotProps={{ htmlInput: { maxLength: limits.ftpServerName, 'data-testid': 'ftpserver-name' } }}
+            />
+          </Section>
+          <Divider />
+          <Section title={t('sections.connection')} text={t('sections.connectionText')}>
+            <Grid container spacing={2}>
+              <Grid size={{ xs: 12, sm: 5 }}>
+                <TextField
+                  select
+                  label={t('fields.protocol')}
+                  value={form.protocol}
+                  onChange={(event) =>
+                    setForm((current) => ({
+                      ...current,
+                      protocol: event.target.value as FtpServerForm['protocol'],
+                    }))
+                  }
+                  disabled={!canWrite}
+                  helperText=" "
+                  slotProps={{ htmlInput: { 'data-testid': 'ftpserver-protocol' } }}
+                  data-testid="ftpserver-protocol-select"
+                >
+                  {ftpProtocols.map((protocol) => (
+                    <MenuItem key={protocol} value={protocol} data-testid={`protocol-${protocol}`}>
+                      {t(`protocols.${protocol}`)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              </Grid>
+              <Grid size={{ xs: 12, sm: 7 }}>
+                <TextField
+                  label={t('fields.host')}
+                  required
+                  {...bind('host')}
+                  disabled={!canWrite}
+                  error={Boolean(required('host'))}
+                  helperText={required('host') ?? ' '}
+                  placeholder="ftp.example.com"
+                  slotProps={{
+                    htmlInput: {
+                      maxLength: limits.ftpServerField,
+                      'data-testid': 'ftpserver-host',
+                      style: mono,
+                    },
+                  }}
+                />
+              </Grid>
+              <Grid size={{ xs: 12, sm: 5 }}>
+                <TextField
+                  label={t('fields.port')}
+                  {...bind('port')}
+                  disabled={!canWrite}
+                  error={Boolean(state.port)}
+                  helperText={
+                    state.port ? t('portInvalid') : t('portHint', { port: defaultPort(form.protocol) })
+                  }
+                  placeholder={String(defaultPort(form.protocol))}
+                  slotProps={{
+                    htmlInput: {
+                      inputMode: 'numeric',
+                      maxLength: limits.ftpServerField,
+                      'data-testid': 'ftpserver-port',
+                      style: mono,
+                    },
+                  }}
+                />
+              </Grid>
+              <Grid size={{ xs: 12, sm: 7 }}>
+                <TextField
+                  label={t('fields.path')}
+                  {...bind('path')}
+                  disabled={!canWrite}
+                  helperText={t('pathHint')}
+                  placeholder="/incoming/photos"
+                  slotProps={{
+                    htmlInput: {
+                      maxLength: limits.ftpServerField,
+                      'data-testid': 'ftpserver-path',
+                      style: mono,
+                    },
+                  }}
+                />
+              </Grid>
+            </Grid>
+          </Section>
+          <Divider />
+          <Section title={t('sections.login')} text={t('sections.loginText')}>
+            <Grid container spacing={2}>
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <TextField
+                  label={t('fields.username')}
+                  required
+                  {...bind('username')}
+                  disabled={!canWrite}
+                  autoComplete="off"
+                  error={Boolean(required('username'))}
+                  helperText={required('username') ?? ' '}
+                  slotProps={{
+                    htmlInput: { maxLength: limits.ftpServerField, 'data-testid': 'ftpserver-username' },
+                  }}
+                />
+              </Grid>
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <TextField
+                  type="password"
+                  label={t('fields.password')}
+                  required={!passwordSet}
+                  {...bind('password')}
+                  disabled={!canWrite}
+                  autoComplete="new-password"
+                  placeholder={passwordSet ? t('passwordSet') : undefined}
+                  error={Boolean(required('password'))}
+                  helperText={required('password') ?? (passwordSet ? t('passwordKeep') : ' ')}
+                  slotProps={{
+                    htmlInput: { maxLength: limits.ftpServerField, 'data-testid': 'ftpserver-password' },
+                    inputLabel: passwordSet ? { shrink: true } : undefined,
+                  }}
+                />
+              </Grid>
+            </Grid>
+          </Section>
+          <Divider />
+          <Section title={t('sections.transfer')} text={t('sections.transferText')}>
+            <TextField
+              label={t('fields.maxConnections')}
+              {...bind('maxConnections')}
+              disabled={!canWrite}
+              error={Boolean(state.maxConnections)}
+              helperText={state.maxConnections ? t('maxConnectionsInvalid') : t('maxConnectionsHint')}
+              sx={{ maxWidth: 220 }}
+              slotProps={{
+                htmlInput: { inputMode: 'numeric', maxLength: 2, 'data-testid': 'ftpserver-maxconnections' },
+              }}
+            />
+          </Section>
+          {(test.isPending || result) && (
+            <Box sx={{ pb: 2 }} data-testid="ftpserver-test-result">
+              {test.isPending ? (
+                <Alert
+                  severity="info"
+                  icon={<CircularProgress size={20} />}
+                  data-testid="ftpserver-test-busy"
+                >
+                  {t('testing', { host: form.host.trim() })}
+                </Alert>
+              ) : result?.ok ? (
+                <Alert severity="success" icon={<CheckCircleOutlinedIcon />} onClose={() => setResult(null)}>
+                  {t('testSuccess')}
+                </Alert>
+              ) : result ? (
+                <Alert
+                  severity="warning"
+                  onClose={() => setResult(null)}
+                  data-testid="ftpserver-test-warning"
+                >
+                  <AlertTitle>{t('testFailed')}</AlertTitle>
+                  <Box component="span" sx={{ ...mono, fontSize: '0.85rem', overflowWrap: 'anywhere' }}>
+                    {result.text}
+                  </Box>
+                </Alert>
+              ) : null}
+            </Box>
+          )}
+          <Divider />
+          <Stack
+            direction={{ xs: 'column-reverse', sm: 'row' }}
+            spacing={1.5}
+            sx={{ py: 2.5, alignItems: { sm: 'center' } }}
+          >
+            {server && canWrite && (
+              <Button
+                color="error"
+                variant="outlined"
+                startIcon={<DeleteOutlineOutlinedIcon />}
+                onClick={() => setDeleting(true)}
+                data-testid="ftpserver-delete"
+              >
+                {tc('actions.delete')}
+              </Button>
+            )}
+            <Box sx={{ flex: 1 }} />
+            <Button onClick={() => navigate(listPath)} disabled={saving}>
+              {tc('actions.cancel')}
+            </Button>
+            <Button
+              variant="outlined"
+              startIcon={test.isPending ? <CircularProgress size={16} /> : <NetworkCheckOutlinedIcon />}
+              onClick={runTest}
+              disabled={!state.valid || test.isPending}
+              data-testid="ftpserver-test"
+            >
+              {t('test')}
+            </Button>
+            <Button
+              type="submit"
+              variant="contained"
+              startIcon={saving ? <CircularProgress size={16} color="inherit" /> : <SaveOutlinedIcon />}
+              disabled={!state.valid || !canWrite || saving}
+              data-testid="ftpserver-save"
+            >
+              {t('save')}
+            </Button>
+          </Stack>
+        </Box>
+      </CardContent>
+      {server && (
+        <ConfirmDialog
+          open={deleting}
+          title={t('deleteTitle')}
+          message={t('deleteQuestion')}
+          confirmLabel={tc('actions.delete')}
+          cancelLabel={tc('actions.cancel')}
+          busy={remove.isPending}
+          onClose={() => setDeleting(false)}
+          onConfirm={() =>
+            remove.mutate(server.id, {
+              onSuccess: () => {
+                enqueueSnackbar(t('deleted', { name: server.name }), { variant: 'success' });
+                navigate(listPath);
+              },
+            })
+          }
+          testId="ftpserver-delete-dialog"
+        />
+      )}
+    </Card>
+  );
+}
+
+export function FtpServerPage() {
+  const { t } = useTranslation('ftpServers');
+  const { t: tc } = useTranslation('common');
+  const team = useCurrentTeam();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const editing = Number.isSafeInteger(id) && id > 0;
+  const server = useFtpServer(team.teamid, editing ? id : 0);
+  const tree = useFolderTree(team.teamid);
+  const roots = tree.data ?? [];
+  const requested = Number(params.get('parentfolder'));
+  // A new server goes into the folder it was created on, else the top of the FTP servers tree.
+  const parent =
+    findNode(roots, (node) => node.folderType === 'ftpservers' && node.id === requested) ??
+    roots.find((node) => node.type === 'ftpservers' && node.isRoot) ??
+    null;
+
+  if ((editing && server.isPending) || (!editing && tree.isPending)) {
+    return (
+      <PageContainer maxWidth="md">
+        <PageSpinner />
+      </PageContainer>
+    );
+  }
+  if (editing && (!server.data || (server.error && isApiError(server.error, 'NotFound')))) {
+    return (
+      <PageContainer maxWidth="md">
+        <Card>
+          <StatusPanel
+            icon={<SearchOffOutlinedIcon />}
+            tone="warning"
+            title={tc('notFound.title')}
+            text={tc('notFound.text')}
+            testId="ftpserver-not-found"
+          />
+        </Card>
+      </PageContainer>
+    );
+  }
+  const data = editing ? (server.data ?? null) : null;
+  const canWrite = data ? data.canWrite : (parent?.canWrite ?? false);
+  return (
+    <PageContainer maxWidth="md">
+      <PageHeader
+        title={data ? data.name : t('newTitle')}
+        subtitle={
+          data ? (
+            <Stack direction="row" spacing={1} component="span" sx={{ alignItems: 'center' }}>
+              <span>{t('editSubtitle')}</span>
+              {!data.canWrite && (
+                <Chip
+                  component="span"
+                  size="small"
+                  variant="outlined"
+                  icon={<LockOutlinedIcon />}
+                  label={t('readOnly')}
+                />
+              )}
+            </Stack>
+          ) : (
+            t('newSubtitle')
+          )
+        }
+        icon={<DnsOutlinedIcon />}
+      />
+      <ServerForm
+        key={data?.id ?? 'new'}
+        server={data}
+        parentFolderId={parent?.id ?? 0}
+        canWrite={canWrite}
+      />
+    </PageContainer>
+  );
+}

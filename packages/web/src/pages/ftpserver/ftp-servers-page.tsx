@@ -1,0 +1,138 @@
+// /team/ftpservers (spec §2): the team's destination FTP servers; each row opens its page.
+import AddIcon from '@mui/icons-material/Add';
+import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
+import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
+import {
+  Button,
+  Card,
+  Chip,
+  Link,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useFolderTree } from '../../api/folders.ts';
+import { useFtpServers } from '../../api/ftpservers.ts';
+import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
+import { useCurrentTeam } from '../../app/session.ts';
+
+const mono = { fontFamily: '"JetBrains Mono", "SFMono-Regular", Consolas, monospace', fontSize: '0.85rem' };
+
+export function FtpServersPage() {
+  const { t } = useTranslation('ftpServers');
+  const team = useCurrentTeam();
+  const navigate = useNavigate();
+  const servers = useFtpServers(team.teamid);
+  const tree = useFolderTree(team.teamid);
+  const root = (tree.data ?? []).find((node) => node.type === 'ftpservers' && node.isRoot);
+  const rows = [...(servers.data ?? [])].sort((a, b) =>
+    a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
+  );
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title={t('listTitle')}
+        subtitle={t('listSubtitle')}
+        icon={<DnsOutlinedIcon />}
+        actions={
+          root?.canWrite && (
+            <Button
+              variant="contained"
+              startIcon={<AddIcon />}
+              onClick={() => navigate(`/newftpserver?parentfolder=${root.id}`)}
+              data-testid="ftpservers-new"
+            >
+              {t('newTitle')}
+            </Button>
+          )
+        }
+      />
+      <Card>
+        {servers.isPending ? (
+          <Stack spacing={1.5} sx={{ p: 3 }}>
+            <Skeleton height={32} />
+            <Skeleton height={32} />
+          </Stack>
+        ) : rows.length === 0 ? (
+          <StatusPanel
+            icon={<DnsOutlinedIcon />}
+            title={t('emptyTitle')}
+            text={t('emptyText')}
+            testId="ftpservers-empty"
+          />
+        ) : (
+          <TableContainer>
+            <Table data-testid="ftpservers-table" aria-label={t('listTitle')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('fields.name')}</TableCell>
+                  <TableCell>{t('fields.host')}</TableCell>
+                  <TableCell>{t('fields.protocol')}</TableCell>
+                  <TableCell>{t('fields.path')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {rows.map((server) => (
+                  <TableRow
+                    key={server.id}
+                    hover
+                    onClick={() => navigate(`/ftpserver?id=${server.id}`)}
+                    sx={{ cursor: 'pointer' }}
+                    data-testid={`ftpserver-row-${server.name}`}
+                  >
+                    <TableCell>
+                      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                        <Link
+                          component={RouterLink}
+                          to={`/ftpserver?id=${server.id}`}
+                          underline="hover"
+                          sx={{ fontWeight: 500 }}
+                          onClick={(event) => event.stopPropagation()}
+                        >
+                          {server.name}
+                        </Link>
+                        {!server.canWrite && (
+                          <Tooltip title={t('readOnly')}>
+                            <LockOutlinedIcon fontSize="small" sx={{ color: 'text.disabled' }} />
+                          </Tooltip>
+                        )}
+                      </Stack>
+                    </TableCell>
+                    <TableCell sx={mono}>
+                      {server.host}
+                      {server.port !== null && (
+                        <Typography component="span" color="text.secondary" sx={mono}>
+                          :{server.port}
+                        </Typography>
+                      )}
+                    </TableCell>
+                    <TableCell>
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        label={server.protocol.toUpperCase()}
+                        color={server.protocol === 'ftp' ? 'default' : 'success'}
+                        icon={server.protocol === 'ftp' ? undefined : <LockOutlinedIcon />}
+                      />
+                    </TableCell>
+                    <TableCell sx={{ ...mono, color: 'text.secondary' }}>{server.path || '/'}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </Card>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,385 @@
+// The project's destinations (spec §2 'Project tabs: Destinations'): FTP servers with an editable
+// path, other projects; each can be switched off, removed, and added from a selector. Without
+// canWrite everything is read-only (spec §6).
+import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined';
+import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
+import {
+  Box,
+  Button,
+  Card,
+  Grid,
+  IconButton,
+  Link,
+  MenuItem,
+  Stack,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { limits } from '@photorelay/contract/limits';
+import { useSnackbar } from 'notistack';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import {
+  type DestinationRef,
+  type Project,
+  type ProjectFtpServer,
+  useDestinationMutations,
+} from '../../api/projects.ts';
+
+type Mutations = ReturnType<typeof useDestinationMutations>;
+
+function CardHeader({ icon, title, text }: { icon: ReactNode; title: string; text: string }) {
+  return (
+    <Stack direction="row" spacing={1.5} sx={{ px: 2.5, pt: 2, pb: 1.5, alignItems: 'flex-start' }}>
+      <Box sx={{ color: 'primary.main', mt: 0.25 }}>{icon}</Box>
+      <Box>
+        <Typography variant="h6" component="h2">
+          {title}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {text}
+        </Typography>
+      </Box>
+    </Stack>
+  );
+}
+
+/** Picks one of the candidates and adds it (hidden without write access). */
+function AddSelector({
+  label,
+  options,
+  emptyText,
+  onAdd,
+  busy,
+  testId,
+}: {
+  label: string;
+  options: { id: number; name: string }[];
+  emptyText: string;
+  onAdd: (id: number) => void;
+  busy: boolean;
+  testId: string;
+}) {
+  const { t } = useTranslation('common');
+  const [chosen, setChosen] = useState<number | ''>('');
+  const available = options.some((option) => option.id === chosen) ? chosen : '';
+  return (
+    <Stack
+      direction="row"
+      spacing={1.5}
+      sx={{ px: 2.5, py: 2, borderTop: 1, borderColor: 'divider', alignItems: 'flex-start' }}
+    >
+      <TextField
+        select
+        size="small"
+        label={label}
+        value={available}
+        onChange={(event) => setChosen(Number(event.target.value))}
+        disabled={options.length === 0 || busy}
+        helperText={options.length === 0 ? emptyText : undefined}
+        sx={{ maxWidth: 360 }}
+        slotProps={{ htmlInput: { 'data-testid': `${testId}-select` } }}
+        data-testid={`${testId}-field`}
+      >
+        {options.map((option) => (
+          <MenuItem key={option.id} value={option.id} data-testid={`${testId}-option-${option.name}`}>
+            {option.name}
+          </MenuItem>
+        ))}
+      </TextField>
+      <Button
+        variant="contained"
+        startIcon={<AddIcon />}
+        disabled={available === '' || busy}
+        onClick={() => {
+          if (available === '') return;
+          onAdd(available);
+          setChosen('');
+        }}
+        data-testid={`${testId}-submit`}
+        sx={{ flexShrink: 0, mt: '2px' }}
+      >
+        {t('actions.add')}
+      </Button>
+    </Stack>
+  );
+}
+
+/** The path of one FTP destination: saved when the field is left or Enter is pressed. */
+function PathField({
+  server,
+  disabled,
+  mutations,
+}: {
+  server: ProjectFtpServer;
+  disabled: boolean;
+  mutations: Mutations;
+}) {
+  const { t } = useTranslation('projects');
+  const stored = server.overridepath ?? '';
+  const [value, setValue] = useState(stored);
+  useEffect(() => setValue(stored), [stored]);
+  const save = () => {
+    if (value.trim() === stored) return;
+    mutations.change.mutate({ ref: { kind: 'ftpserver', id: server.id }, change: { path: value } });
+  };
+  return (
+    <TextField
+      size="small"
+      value={value}
+      placeholder={server.defaultpath || '/'}
+      onChange={(event) => setValue(event.target.value)}
+      onBlur={save}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          (event.target as HTMLInputElement).blur();
+        }
+        if (event.key === 'Escape') setValue(stored);
+      }}
+      disabled={disabled}
+      aria-label={t('destinations.path')}
+      slotProps={{
+        htmlInput: {
+          maxLength: limits.ftpServerField,
+          'data-testid': 'destination-path',
+          style: {
+            fontFamily: '"JetBrains Mono", "SFMono-Regular", Consolas, monospace',
+            fontSize: '0.85rem',
+          },
+        },
+      }}
+      sx={{ minWidth: 180 }}
+    />
+  );
+}
+
+function RemoveButton({ label, onClick, testId }: { label: string; onClick: () => void; testId: string }) {
+  return (
+    <Tooltip title={label}>
+      <IconButton
+        size="small"
+        onClick={onClick}
+        sx={{ color: 'error.main' }}
+        data-testid={testId}
+        aria-label={label}
+      >
+        <DeleteOutlineOutlinedIcon fontSize="small" />
+      </IconButton>
+    </Tooltip>
+  );
+}
+
+function FtpServersCard({ project, mutations }: { project: Project; mutations: Mutations }) {
+  const { t } = useTranslation('projects');
+  const { enqueueSnackbar } = useSnackbar();
+  const { canWrite } = project;
+  const ref = (id: number): DestinationRef => ({ kind: 'ftpserver', id });
+  return (
+    <Card sx={{ height: '100%' }} data-testid="destination-ftpservers">
+      <CardHeader
+        icon={<DnsOutlinedIcon />}
+        title={t('destinations.serversTitle')}
+        text={t('destinations.serversText')}
+      />
+      {project.ftpServers.length === 0 ? (
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ px: 2.5, pb: 2 }}
+          data-testid="destination-ftpservers-empty"
+        >
+          {t('destinations.serversEmpty')}
+        </Typography>
+      ) : (
+        <TableContainer>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('destinations.server')}</TableCell>
+                <TableCell>{t('destinations.path')}</TableCell>
+                <TableCell align="center">{t('destinations.enabled')}</TableCell>
+                {canWrite && <TableCell align="right" sx={{ width: 48 }} />}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {project.ftpServers.map((server) => (
+                <TableRow key={server.id} data-testid={`destination-server-${server.name}`}>
+                  <TableCell>
+                    <Link
+                      component={RouterLink}
+                      to={`/ftpserver?id=${server.id}`}
+                      underline="hover"
+                      sx={{ fontWeight: 500 }}
+                    >
+                      {server.name}
+                    </Link>
+                    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                      {server.protocol.toUpperCase()} · {server.host}
+                    </Typography>
+                  </TableCell>
+                  <TableCell>
+                    <PathField server={server} disabled={!canWrite} mutations={mutations} />
+                  </TableCell>
+                  <TableCell align="center">
+                    <Switch
+                      checked={server.enabled}
+                      disabled={!canWrite}
+                      onChange={(_event, enabled) =>
+                        mutations.change.mutate({ ref: ref(server.id), change: { enabled } })
+                      }
+                      slotProps={{ input: { 'aria-label': t('destinations.enabled') } }}
+                      data-testid="destination-enabled"
+                    />
+                  </TableCell>
+                  {canWrite && (
+                    <TableCell align="right">
+                      <RemoveButton
+                        label={t('destinations.remove', { name: server.name })}
+                        testId="destination-remove"
+                        onClick={() =>
+                          mutations.remove.mutate(ref(server.id), {
+                            onSuccess: () =>
+                              enqueueSnackbar(t('destinations.removed', { name: server.name }), {
+                                variant: 'success',
+                              }),
+                          })
+                        }
+                      />
+                    </TableCell>
+                  )}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      {canWrite && (
+        <AddSelector
+          label={t('destinations.addServer')}
+          options={project.otherFtpServers}
+          emptyText={t('destinations.noOtherServers')}
+          busy={mutations.add.isPending}
+          onAdd={(id) => mutations.add.mutate(ref(id))}
+          testId="add-ftpserver"
+        />
+      )}
+    </Card>
+  );
+}
+
+function ProjectsCard({ project, mutations }: { project: Project; mutations: Mutations }) {
+  const { t } = useTranslation('projects');
+  const { enqueueSnackbar } = useSnackbar();
+  const { canWrite } = project;
+  const ref = (id: number): DestinationRef => ({ kind: 'destinationproject', id });
+  return (
+    <Card sx={{ height: '100%' }} data-testid="destination-projects">
+      <CardHeader
+        icon={<AccountTreeOutlinedIcon />}
+        title={t('destinations.projectsTitle')}
+        text={t('destinations.projectsText')}
+      />
+      {project.destinationProjects.length === 0 ? (
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ px: 2.5, pb: 2 }}
+          data-testid="destination-projects-empty"
+        >
+          {t('destinations.projectsEmpty')}
+        </Typography>
+      ) : (
+        <TableContainer>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('destinations.project')}</TableCell>
+                <TableCell align="center">{t('destinations.enabled')}</TableCell>
+                {canWrite && <TableCell align="right" sx={{ width: 48 }} />}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {project.destinationProjects.map((destination) => (
+                <TableRow key={destination.id} data-testid={`destination-project-${destination.name}`}>
+                  <TableCell>
+                    <Link
+                      component={RouterLink}
+                      to={`/project/overview?id=${destination.id}`}
+                      underline="hover"
+                      sx={{ fontWeight: 500 }}
+                    >
+                      {destination.name}
+                    </Link>
+                  </TableCell>
+                  <TableCell align="center">
+                    <Switch
+                      checked={destination.enabled}
+                      disabled={!canWrite}
+                      onChange={(_event, enabled) =>
+                        mutations.change.mutate({ ref: ref(destination.id), change: { enabled } })
+                      }
+                      slotProps={{ input: { 'aria-label': t('destinations.enabled') } }}
+                      data-testid="destination-enabled"
+                    />
+                  </TableCell>
+                  {canWrite && (
+                    <TableCell align="right">
+                      <RemoveButton
+                        label={t('destinations.remove', { name: destination.name })}
+                        testId="destination-remove"
+                        onClick={() =>
+                          mutations.remove.mutate(ref(destination.id), {
+                            onSuccess: () =>
+                              enqueueSnackbar(t('destinations.removed', { name: destination.name }), {
+                                variant: 'success',
+                              }),
+                          })
+                        }
+                      />
+                    </TableCell>
+                  )}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      {canWrite && (
+        <AddSelector
+          label={t('destinations.addProject')}
+          options={project.otherProjects}
+          emptyText={t('destinations.noOtherProjects')}
+          busy={mutations.add.isPending}
+          onAdd={(id) => mutations.add.mutate(ref(id))}
+          testId="add-project"
+        />
+      )}
+    </Card>
+  );
+}
+
+export function DestinationsTab({ project, teamUuid }: { project: Project; teamUuid: string }) {
+  const mutations = useDestinationMutations(teamUuid, project.id);
+  return (
+    <Grid container spacing={2.5}>
+      <Grid size={{ xs: 12, xl: 7 }}>
+        <FtpServersCard project={project} mutations={mutations} />
+      </Grid>
+      <Grid size={{ xs: 12, xl: 5 }}>
+        <ProjectsCard project={project} mutations={mutations} />
+      </Grid>
+    </Grid>
+  );
+}

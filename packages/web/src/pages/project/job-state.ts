@@ -1,0 +1,62 @@
+// Spec §4 'Job state' as display rules: scheduled shows 'starting' plus the time until start,
+// with 'last try failed (error)' or 'scheduled at time' as detail; running; failed with the
+// error; succeeded with the retries when there were any; duplicate (the camera sent the same
+// file again, it is not sent twice); anything else UNKNOWN.
+import type { Job } from '../../api/jobs.ts';
+import { formatTime, formatTimeUntil } from '../../app/format.ts';
+
+export type JobTone = 'info' | 'progress' | 'error' | 'success' | 'neutral';
+
+/** A text of the `jobs` namespace with its values, or a text as the server sent it. */
+export type JobText =
+  | { key: string; values?: Record<string, string | number>; suffix?: string }
+  | { text: string };
+
+export type JobStateView = {
+  state: 'scheduled' | 'running' | 'failed' | 'succeeded' | 'duplicate' | 'unknown';
+  tone: JobTone;
+  label: JobText;
+  detail: JobText | null;
+};
+
+type JobLike = Pick<Job, 'state' | 'scheduletime' | 'trynumber' | 'errortext'>;
+
+export function describeJobState(job: JobLike, now: number, language: string): JobStateView {
+  switch (job.state) {
+    case 'scheduled':
+      return {
+        state: 'scheduled',
+        tone: 'info',
+        label: { key: 'states.starting', suffix: formatTimeUntil(job.scheduletime, now, language) },
+        detail: job.errortext
+          ? { key: 'states.lastTryFailed', values: { error: job.errortext } }
+          : { key: 'states.scheduledAt', values: { time: formatTime(job.scheduletime, language) } },
+      };
+    case 'running':
+      return { state: 'running', tone: 'progress', label: { key: 'states.running' }, detail: null };
+    case 'failed':
+      return {
+        state: 'failed',
+        tone: 'error',
+        label: { key: 'states.failed' },
+        detail: job.errortext ? { text: job.errortext } : null,
+      };
+    case 'succeeded':
+      return {
+        state: 'succeeded',
+        tone: 'success',
+        label: { key: 'states.succeeded' },
+        detail: job.trynumber > 0 ? { key: 'states.retries', values: { count: job.trynumber } } : null,
+      };
+    case 'duplicate':
+      return { state: 'duplicate', tone: 'neutral', label: { key: 'states.duplicate' }, detail: null };
+    default:
+      return { state: 'unknown', tone: 'neutral', label: { key: 'states.unknown' }, detail: null };
+  }
+}
+
+/** Bytes per second of a finished upload, for the speed column; null when unknown. */
+export function uploadSpeed(job: Pick<Job, 'state' | 'filesize' | 'uploadduration'>): number | null {
+  if (job.state !== 'succeeded' || job.uploadduration === null || job.uploadduration < 0) return null;
+  return job.filesize / (Math.max(job.uploadduration, 1) / 1000);
+}

@@ -1,0 +1,342 @@
+// The project's protocol (spec §2 'Project tabs: Protocol', §4 'Job state'): a paged table of
+// the delivery jobs, refreshed every 2 s while any of them is waiting or running.
+import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
+import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
+import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
+import ReplayOutlinedIcon from '@mui/icons-material/ReplayOutlined';
+import {
+  Box,
+  Button,
+  Card,
+  Chip,
+  LinearProgress,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useSnackbar } from 'notistack';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isLiveJob, type Job, useJobPage, useRetryJob } from '../../api/jobs.ts';
+import type { Project } from '../../api/projects.ts';
+import {
+  formatCompactDateTime,
+  formatDateTime,
+  formatDuration,
+  formatNumber,
+  formatSize,
+  formatSpeed,
+} from '../../app/format.ts';
+import { StatusPanel } from '../../app/page.tsx';
+import { describeJobState, type JobText, type JobTone, uploadSpeed } from './job-state.ts';
+
+const pageSizes = [10, 25, 50, 100];
+
+const toneColors: Record<JobTone, 'info' | 'primary' | 'error' | 'success' | 'default'> = {
+  info: 'info',
+  progress: 'primary',
+  error: 'error',
+  success: 'success',
+  neutral: 'default',
+};
+
+/** A clock that ticks every second while `active`, for the 'starting in …' countdowns. */
+function useNow(active: boolean) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+function useJobText() {
+  const { t } = useTranslation('jobs');
+  return (text: JobText | null) => {
+    if (!text) return null;
+    if ('text' in text) return text.text;
+    const value = t(text.key, text.values);
+    return text.suffix ? `${value} ${text.suffix}` : value;
+  };
+}
+
+function JobRow({
+  job,
+  now,
+  language,
+  onRetry,
+  retrying,
+}: {
+  job: Job;
+  now: number;
+  language: string;
+  onRetry: () => void;
+  retrying: boolean;
+}) {
+  const { t } = useTranslation('jobs');
+  const render = useJobText();
+  const view = describeJobState(job, now, language);
+  const speed = uploadSpeed(job);
+  const toServer = job.ftpservername !== null;
+  return (
+    <TableRow hover data-testid="job-row" data-state={job.state}>
+      <TableCell sx={{ maxWidth: 180 }}>
+        <Typography variant="body2" noWrap title={job.filename} sx={{ fontWeight: 500 }}>
+          {job.filename}
+        </Typography>
+      </TableCell>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+        {formatSize(job.filesize, language)}
+      </TableCell>
+      <TableCell sx={{ maxWidth: 160 }}>
+        <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
+          <Tooltip title={t(toServer ? 'destinationKinds.ftpserver' : 'destinationKinds.project')}>
+            {toServer ? (
+              <DnsOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
+            ) : (
+              <AccountTreeOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
+            )}
+          </Tooltip>
+          <Typography variant="body2" noWrap>
+            {job.ftpservername ?? job.destprojectname ?? '–'}
+          </Typography>
+        </Stack>
+      </TableCell>
+      <TableCell sx={{ minWidth: 180, maxWidth: 240 }} data-testid="job-state">
+        <Chip
+          size="small"
+          color={toneColors[view.tone]}
+          variant={view.tone === 'success' || view.tone === 'neutral' ? 'outlined' : 'filled'}
+          label={render(view.label)}
+          sx={{ fontWeight: 600 }}
+        />
+        {view.detail && (
+          <Typography
+            variant="caption"
+            color={view.tone === 'error' ? 'error' : 'text.secondary'}
+            sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
+            data-testid="job-state-detail"
+          >
+            {render(view.detail)}
+          </Typography>
+        )}
+        {job.canRetry && (
+          <Button
+            size="small"
+            startIcon={<ReplayOutlinedIcon />}
+            onClick={onRetry}
+            disabled={retrying}
+            sx={{ mt: 0.5, ml: -0.75, px: 0.75, minHeight: 0, py: 0.25, whiteSpace: 'nowrap' }}
+            data-testid="job-retry"
+          >
+            {t('retry')}
+          </Button>
+        )}
+      </TableCell>
+      <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
+        <Tooltip title={formatDateTime(job.scheduletime, language, true)}>
+          <span>{formatCompactDateTime(job.scheduletime, now, language)}</span>
+        </Tooltip>
+      </TableCell>
+      <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
+        <Tooltip title={formatDateTime(job.createtime, language, true)}>
+          <span>{formatCompactDateTime(job.createtime, now, language)}</span>
+        </Tooltip>
+      </TableCell>
+      <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+        {formatNumber(job.trynumber, language)}
+      </TableCell>
+      <TableCell sx={{ maxWidth: 160 }}>
+        {job.errortext ? (
+          <Tooltip title={job.errortext}>
+            <Typography
+              variant="caption"
+              color="error"
+              sx={{
+                display: '-webkit-box',
+                WebkitLineClamp: 2,
+                WebkitBoxOrient: 'vertical',
+                overflow: 'hidden',
+              }}
+            >
+              {job.errortext}
+            </Typography>
+          </Tooltip>
+        ) : (
+          <Typography variant="caption" color="text.disabled">
+            –
+          </Typography>
+        )}
+      </TableCell>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+        {formatDuration(job.uploadduration, language) ?? '–'}
+      </TableCell>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+        {speed === null ? '–' : formatSpeed(job.filesize, job.uploadduration, language)}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid: string }) {
+  const { t, i18n } = useTranslation('jobs');
+  const language = i18n.resolvedLanguage ?? 'en';
+  const { enqueueSnackbar } = useSnackbar();
+  const [pageSize, setPageSize] = useState(25);
+  const [pageIndex, setPageIndex] = useState(0);
+  const page = useJobPage(teamUuid, project.id, pageSize, pageIndex);
+  const retry = useRetryJob(teamUuid, project.id);
+  const jobs = page.data?.jobs ?? [];
+  const count = page.data?.count ?? 0;
+  const live = jobs.some(isLiveJob);
+  const now = useNow(jobs.some((job) => job.state === 'scheduled'));
+
+  // A page past the end (e.g. after jobs expired) falls back to the last one.
+  useEffect(() => {
+    if (page.data && pageIndex > 0 && pageIndex * pageSize >= count)
+      setPageIndex(Math.max(0, Math.ceil(count / pageSize) - 1));
+  }, [page.data, pageIndex, pageSize, count]);
+
+  const columns = [
+    'file',
+    'size',
+    'destination',
+    'state',
+    'scheduled',
+    'created',
+    'tries',
+    'error',
+    'duration',
+    'speed',
+  ] as const;
+  const rightAligned = new Set(['size', 'tries', 'duration', 'speed']);
+
+  return (
+    <Card data-testid="protocol-tab">
+      <Stack
+        direction="row"
+        spacing={1.5}
+        sx={{ px: 2.5, py: 2, alignItems: 'center', borderBottom: 1, borderColor: 'divider' }}
+      >
+        <HistoryOutlinedIcon color="primary" />
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="h6" component="h2">
+            {t('title')}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t('subtitle')}
+          </Typography>
+        </Box>
+        {page.data && (
+          <Chip size="small" variant="outlined" label={t('count', { count })} data-testid="job-count" />
+        )}
+        {live && (
+          <Tooltip title={t('liveHint')}>
+            <Chip
+              size="small"
+              color="success"
+              label={t('live')}
+              data-testid="jobs-live"
+              sx={{
+                fontWeight: 700,
+                '&::before': {
+                  content: '""',
+                  width: 8,
+                  height: 8,
+                  borderRadius: '50%',
+                  bgcolor: 'common.white',
+                  ml: 1,
+                  animation: 'photorelay-pulse 1.4s ease-in-out infinite',
+                },
+                '@keyframes photorelay-pulse': { '0%, 100%': { opacity: 1 }, '50%': { opacity: 0.3 } },
+              }}
+            />
+          </Tooltip>
+        )}
+      </Stack>
+      <Box sx={{ height: 2 }}>
+        {page.isFetching && page.isPlaceholderData && <LinearProgress sx={{ height: 2 }} />}
+      </Box>
+      {page.isPending ? (
+        <Stack spacing={1.5} sx={{ p: 3 }}>
+          <Skeleton height={32} />
+          <Skeleton height={32} />
+          <Skeleton height={32} />
+        </Stack>
+      ) : count === 0 ? (
+        <StatusPanel
+          icon={<HistoryOutlinedIcon />}
+          title={t('emptyTitle')}
+          text={t('emptyText')}
+          testId="jobs-empty"
+        />
+      ) : (
+        <>
+          <TableContainer>
+            <Table size="small" data-testid="jobs-table" aria-label={t('title')}>
+              <TableHead>
+                <TableRow>
+                  {columns.map((column) => (
+                    <TableCell
+                      key={column}
+                      align={rightAligned.has(column) ? 'right' : 'left'}
+                      sx={{ whiteSpace: 'nowrap' }}
+                    >
+                      {t(`columns.${column}`)}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {jobs.map((job) => (
+                  <JobRow
+                    key={job.id}
+                    job={job}
+                    now={now}
+                    language={language}
+                    retrying={retry.isPending && retry.variables === job.id}
+                    onRetry={() =>
+                      retry.mutate(job.id, {
+                        onSuccess: () => enqueueSnackbar(t('retried'), { variant: 'success' }),
+                      })
+                    }
+                  />
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <TablePagination
+            component="div"
+            count={count}
+            page={Math.min(pageIndex, Math.max(0, Math.ceil(count / pageSize) - 1))}
+            onPageChange={(_event, next) => setPageIndex(next)}
+            rowsPerPage={pageSize}
+            rowsPerPageOptions={pageSizes}
+            onRowsPerPageChange={(event) => {
+              setPageSize(Number(event.target.value));
+              setPageIndex(0);
+            }}
+            labelRowsPerPage={t('rowsPerPage')}
+            labelDisplayedRows={({ from, to, count: total }) =>
+              t('displayedRows', {
+                from: formatNumber(from, language),
+                to: formatNumber(to, language),
+                count: formatNumber(total, language),
+              })
+            }
+          />
+        </>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,117 @@
+// Debug mode (spec §2, §6): force-accepts a pending invitation, as if the invitee had signed up.
+import BugReportOutlinedIcon from '@mui/icons-material/BugReportOutlined';
+import {
+  Alert,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { limits } from '@photorelay/contract/limits';
+import { useSnackbar } from 'notistack';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type TeamMember, useForceAcceptInvite } from '../../api/teams.ts';
+import { hasErrors, validatePassword, validateRequired } from '../../app/validation.ts';
+
+type Props = { member: TeamMember; teamUuid: string; onClose: () => void };
+
+export function AcceptInvitationDialog({ member, teamUuid, onClose }: Props) {
+  const { t } = useTranslation('users');
+  const { t: tc } = useTranslation('common');
+  const { t: tv } = useTranslation('validation');
+  const { enqueueSnackbar } = useSnackbar();
+  const accept = useForceAcceptInvite(teamUuid);
+  const [firstName, setFirstName] = useState(member.firstname || member.email.split('@')[0]);
+  const [lastName, setLastName] = useState(member.lastname || 'Test');
+  const [password, setPassword] = useState('');
+  const errors = {
+    firstName: validateRequired(firstName, limits.nameField),
+    lastName: validateRequired(lastName, limits.nameField),
+    password: password ? validatePassword(password) : null,
+  };
+  const invalid = hasErrors(errors) || !password;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (invalid) return;
+    accept.mutate(
+      {
+        email: member.email,
+        firstName: firstName.trim(),
+        lastName: lastName.trim(),
+        password,
+        timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      },
+      {
+        onSuccess: () => {
+          enqueueSnackbar(t('accept.done', { email: member.email }), { variant: 'success' });
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={accept.isPending ? undefined : onClose}
+      fullWidth
+      maxWidth="xs"
+      data-testid="accept-dialog"
+    >
+      <form onSubmit={submit} noValidate>
+        <DialogTitle>{t('accept.title')}</DialogTitle>
+        <DialogContent>
+          <Alert severity="warning" icon={<BugReportOutlinedIcon />} sx={{ mb: 2.5 }}>
+            {t('accept.text', { email: member.email })}
+          </Alert>
+          <Stack spacing={2}>
+            <TextField
+              label={t('accept.firstName')}
+              value={firstName}
+              onChange={(event) => setFirstName(event.target.value)}
+              error={Boolean(errors.firstName)}
+              helperText={errors.firstName ? tv(errors.firstName) : undefined}
+            />
+            <TextField
+              label={t('accept.lastName')}
+              value={lastName}
+              onChange={(event) => setLastName(event.target.value)}
+              error={Boolean(errors.lastName)}
+              helperText={errors.lastName ? tv(errors.lastName) : undefined}
+            />
+            <TextField
+              type="password"
+              label={t('accept.password')}
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              error={Boolean(errors.password)}
+              helperText={errors.password ? tv(errors.password) : ' '}
+              autoComplete="new-password"
+              slotProps={{ htmlInput: { 'data-testid': 'accept-password' } }}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={accept.isPending}>
+            {tc('actions.cancel')}
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={invalid || accept.isPending}
+            startIcon={accept.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+            data-testid="accept-submit"
+          >
+            {t('accept.submit')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

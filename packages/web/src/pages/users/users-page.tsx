@@ -1,0 +1,276 @@
+// /users (spec §2 'User management page'): the team's members with their group and accreditation
+// number; invite, edit, remove, and in debug mode force-accept pending invitations.
+import BadgeOutlinedIcon from '@mui/icons-material/BadgeOutlined';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import GroupOffOutlinedIcon from '@mui/icons-material/GroupOffOutlined';
+import HowToRegOutlinedIcon from '@mui/icons-material/HowToRegOutlined';
+import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
+import PeopleOutlineIcon from '@mui/icons-material/PeopleOutlined';
+import PersonAddAltOutlinedIcon from '@mui/icons-material/PersonAddAltOutlined';
+import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
+import {
+  Avatar,
+  Button,
+  Card,
+  Chip,
+  IconButton,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useSnackbar } from 'notistack';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePublicSettings } from '../../api/settings.ts';
+import { type TeamMember, useMembers, useRemoveMember } from '../../api/teams.ts';
+import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
+import { useDebugMode } from '../../app/debug-mode.ts';
+import { useGroupLabel } from '../../app/group-label.ts';
+import { PageContainer, PageHeader, PageSpinner, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
+import { initialsOf, useCurrentTeam, useSession } from '../../app/session.ts';
+import { AcceptInvitationDialog } from './accept-invitation-dialog.tsx';
+import { EditUserDialog } from './edit-user-dialog.tsx';
+import { InviteUserDialog } from './invite-user-dialog.tsx';
+
+function MemberRow({
+  member,
+  canForceAccept,
+  onEdit,
+  onRemove,
+  onAccept,
+}: {
+  member: TeamMember;
+  canForceAccept: boolean;
+  onEdit: () => void;
+  onRemove: () => void;
+  onAccept: () => void;
+}) {
+  const { t } = useTranslation('users');
+  const groupLabel = useGroupLabel();
+  const pending = !member.email_verified;
+  const group = member.groups[0];
+  return (
+    <TableRow hover data-testid={`user-row-${member.email}`}>
+      <TableCell>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+          <Avatar
+            sx={{
+              width: 32,
+              height: 32,
+              fontSize: '0.8rem',
+              fontWeight: 600,
+              bgcolor: pending ? 'grey.300' : 'rgba(31,79,179,0.12)',
+              color: pending ? 'text.secondary' : 'primary.dark',
+            }}
+          >
+            {pending ? '?' : initialsOf(member.firstname, member.lastname) || '?'}
+          </Avatar>
+          <Typography variant="body2" noWrap sx={{ fontWeight: 500 }}>
+            {member.email}
+          </Typography>
+        </Stack>
+      </TableCell>
+      <TableCell>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+          {pending ? (
+            <Chip
+              size="small"
+              variant="outlined"
+              color="warning"
+              label={t('invitationPending')}
+              data-testid="user-invitation-pending"
+            />
+          ) : (
+            <Typography variant="body2">{member.fullname}</Typography>
+          )}
+          {member.accreditation_number && (
+            <Tooltip title={t('edit.accreditationNumber')}>
+              <Chip
+                size="small"
+                icon={<BadgeOutlinedIcon />}
+                label={member.accreditation_number}
+                data-testid="user-accreditation"
+                sx={{
+                  bgcolor: 'rgba(245,158,11,0.14)',
+                  color: '#8a4b06',
+                  '& .MuiChip-icon': { color: 'inherit' },
+                }}
+              />
+            </Tooltip>
+          )}
+        </Stack>
+      </TableCell>
+      <TableCell data-testid="user-group">
+        {group ? (
+          <Chip
+            size="small"
+            label={groupLabel(group)}
+            color={group.name === 'Owner' ? 'primary' : 'default'}
+            variant={group.name === 'Owner' ? 'filled' : 'outlined'}
+          />
+        ) : (
+          <Typography variant="body2" color="text.secondary">
+            {t('noGroup')}
+          </Typography>
+        )}
+      </TableCell>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+        {canForceAccept && pending && (
+          <Tooltip title={t('accept.action')}>
+            <IconButton size="small" onClick={onAccept} data-testid="user-accept">
+              <HowToRegOutlinedIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+        <Tooltip title={t('edit.title')}>
+          <IconButton size="small" onClick={onEdit} data-testid="user-edit">
+            <EditOutlinedIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+        {!member.isOwner && (
+          <Tooltip title={t('remove.title')}>
+            <IconButton
+              size="small"
+              onClick={onRemove}
+              data-testid="user-remove"
+              sx={{ color: 'error.main' }}
+            >
+              <PersonRemoveOutlinedIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function UsersTable({ teamUuid }: { teamUuid: string }) {
+  const { t } = useTranslation('users');
+  const { enqueueSnackbar } = useSnackbar();
+  const members = useMembers(teamUuid);
+  const remove = useRemoveMember(teamUuid);
+  const debug = useDebugMode();
+  const settings = usePublicSettings();
+  const canForceAccept = debug && Boolean(settings.data?.debugAdmin);
+  const [editing, setEditing] = useState<TeamMember | null>(null);
+  const [removing, setRemoving] = useState<TeamMember | null>(null);
+  const [accepting, setAccepting] = useState<TeamMember | null>(null);
+  const [inviting, setInviting] = useState(false);
+  const rows = members.data ?? [];
+
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        icon={<PeopleOutlineIcon />}
+        actions={
+          <Button
+            variant="contained"
+            startIcon={<PersonAddAltOutlinedIcon />}
+            onClick={() => setInviting(true)}
+            data-testid="users-add"
+          >
+            {t('addUser')}
+          </Button>
+        }
+      />
+      <Card>
+        {members.isPending ? (
+          <Stack spacing={1.5} sx={{ p: 3 }}>
+            <Skeleton height={32} />
+            <Skeleton height={32} />
+            <Skeleton height={32} />
+          </Stack>
+        ) : rows.length === 0 ? (
+          <StatusPanel icon={<GroupOffOutlinedIcon />} title={t('empty')} />
+        ) : (
+          <TableContainer>
+            <Table data-testid="users-table" aria-label={t('title')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('columns.account')}</TableCell>
+                  <TableCell>{t('columns.name')}</TableCell>
+                  <TableCell>{t('columns.groups')}</TableCell>
+                  <TableCell align="right" aria-label={t('columns.actions')} />
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {rows.map((member) => (
+                  <MemberRow
+                    key={member.dbuserid}
+                    member={member}
+                    canForceAccept={canForceAccept}
+                    onEdit={() => setEditing(member)}
+                    onRemove={() => setRemoving(member)}
+                    onAccept={() => setAccepting(member)}
+                  />
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </Card>
+      <InviteUserDialog open={inviting} teamUuid={teamUuid} onClose={() => setInviting(false)} />
+      {editing && <EditUserDialog member={editing} teamUuid={teamUuid} onClose={() => setEditing(null)} />}
+      {accepting && (
+        <AcceptInvitationDialog member={accepting} teamUuid={teamUuid} onClose={() => setAccepting(null)} />
+      )}
+      <ConfirmDialog
+        open={Boolean(removing)}
+        title={t('remove.title')}
+        message={t('remove.message')}
+        confirmLabel={t('remove.confirm')}
+        cancelLabel={t('remove.cancel')}
+        busy={remove.isPending}
+        onClose={() => setRemoving(null)}
+        onConfirm={() =>
+          removing &&
+          remove.mutate(removing.email, {
+            onSuccess: () => {
+              enqueueSnackbar(t('removed', { email: removing.email }), { variant: 'success' });
+              setRemoving(null);
+            },
+          })
+        }
+        testId="user-remove-dialog"
+      />
+    </>
+  );
+}
+
+export function UsersPage() {
+  const { t } = useTranslation('common');
+  const { t: tu } = useTranslation('users');
+  useDocumentTitle(tu('title'));
+  const team = useCurrentTeam();
+  const session = useSession();
+  const groupsKnown = session.status === 'loggedIn' && session.groups !== undefined;
+  const allowed = session.status === 'loggedIn' && (session.isOwner || session.isOperator);
+  return (
+    <PageContainer>
+      {!groupsKnown ? (
+        <PageSpinner />
+      ) : allowed ? (
+        <UsersTable teamUuid={team.teamid} />
+      ) : (
+        <Card>
+          <StatusPanel
+            icon={<LockOutlinedIcon />}
+            tone="warning"
+            title={t('noAccess.title')}
+            text={t('noAccess.text')}
+            testId="no-access"
+          />
+        </Card>
+      )}
+    </PageContainer>
+  );
+}
