@@ -176,13 +176,14 @@ export function useDestinationMutations(teamUuid: string, projectId: number) {
     mutationKey,
     mutationFn: ({ ref, change }: { ref: DestinationRef; change: DestinationChange }) =>
       putDestination(teamUuid, projectId, ref, change),
-    onMutate: ({ ref, change }) => {
+    onMutate: async ({ ref, change }) => {
+      // A reload already under way would answer with the state before this change. Cancel it
+      // first: cancelling reverts the query to its data from before that fetch, which would
+      // undo an update made earlier.
+      await queryClient.cancelQueries({ queryKey });
       queryClient.setQueryData<Project>(queryKey, (project) =>
         project ? applyDestinationChange(project, ref, change) : project,
       );
-      // A reload already under way would answer with the state before this change; cancelled,
-      // the query keeps the data just set.
-      void queryClient.cancelQueries({ queryKey });
     },
     onSettled,
   });

@@ -398,11 +398,13 @@ export function FolderTree({
       const treeKey = folderKeys.tree(teamUuid);
       // Show the new name at once; a reload under way is cancelled (it would bring back the old
       // name) and the mutations reload the tree when the server answered.
-      queryClient.setQueryData<FolderNode[]>(treeKey, (current) =>
-        current ? renameInTree(current, node.key, name) : current,
-      );
-      void queryClient.cancelQueries({ queryKey: treeKey });
-      renames[kind].mutate({ id: node.id, name });
+      // Cancel first: cancelling reverts the query to its data from before that fetch.
+      void queryClient.cancelQueries({ queryKey: treeKey }).then(() => {
+        queryClient.setQueryData<FolderNode[]>(treeKey, (current) =>
+          current ? renameInTree(current, node.key, name) : current,
+        );
+        renames[kind].mutate({ id: node.id, name });
+      });
     },
   };
 

@@ -233,14 +233,13 @@ function FtpServersCard({ project, mutations }: { project: Project; mutations: M
                     <PathField server={server} disabled={!canWrite} mutations={mutations} />
                   </TableCell>
                   <TableCell align="center">
-                    <Switch
-                      checked={server.enabled}
+                    <EnabledSwitch
+                      enabled={server.enabled}
                       disabled={!canWrite}
-                      onChange={(_event, enabled) =>
+                      label={t('destinations.enabled')}
+                      onChange={(enabled) =>
                         mutations.change.mutate({ ref: ref(server.id), change: { enabled } })
                       }
-                      slotProps={{ input: { 'aria-label': t('destinations.enabled') } }}
-                      data-testid="destination-enabled"
                     />
                   </TableCell>
                   {canWrite && (
@@ -324,14 +323,13 @@ function ProjectsCard({ project, mutations }: { project: Project; mutations: Mut
                     </Link>
                   </TableCell>
                   <TableCell align="center">
-                    <Switch
-                      checked={destination.enabled}
+                    <EnabledSwitch
+                      enabled={destination.enabled}
                       disabled={!canWrite}
-                      onChange={(_event, enabled) =>
+                      label={t('destinations.enabled')}
+                      onChange={(enabled) =>
                         mutations.change.mutate({ ref: ref(destination.id), change: { enabled } })
                       }
-                      slotProps={{ input: { 'aria-label': t('destinations.enabled') } }}
-                      data-testid="destination-enabled"
                     />
                   </TableCell>
                   {canWrite && (
@@ -381,5 +379,36 @@ export function DestinationsTab({ project, teamUuid }: { project: Project; teamU
         <ProjectsCard project={project} mutations={mutations} />
       </Grid>
     </Grid>
+  );
+}
+
+/**
+ * The switch shows the click at once; the saved state follows from the server. (A switch driven
+ * only by the query would spring back until the answer and the reload arrive.)
+ */
+function EnabledSwitch({
+  enabled,
+  disabled,
+  label,
+  onChange,
+}: {
+  enabled: boolean;
+  disabled: boolean;
+  label: string;
+  onChange: (enabled: boolean) => void;
+}) {
+  const [checked, setChecked] = useState(enabled);
+  useEffect(() => setChecked(enabled), [enabled]);
+  return (
+    <Switch
+      checked={checked}
+      disabled={disabled}
+      onChange={(_event, next) => {
+        setChecked(next);
+        onChange(next);
+      }}
+      slotProps={{ input: { 'aria-label': label } }}
+      data-testid="destination-enabled"
+    />
   );
 }

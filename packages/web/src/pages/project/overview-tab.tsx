@@ -27,6 +27,7 @@ import type { Project } from '../../api/projects.ts';
 import { copyText } from '../../app/clipboard.ts';
 import { formatNumber, formatSize } from '../../app/format.ts';
 import { ConnectionLog } from './connection-log.tsx';
+import { TestImageCard } from './metadata/test-image-preview.tsx';
 
 // The charting library is large; it loads with the chart, after the rest of the page.
 const TrafficChart = lazy(() =>
@@ -279,6 +280,9 @@ export function OverviewTab({ project, teamUuid }: { project: Project; teamUuid:
         <Suspense fallback={<Skeleton variant="rounded" height={360} />}>
           <TrafficChart teamUuid={teamUuid} projectId={project.id} />
         </Suspense>
+      </Grid>
+      <Grid size={{ xs: 12, lg: 5 }}>
+        <TestImageCard teamUuid={teamUuid} projectId={project.id} />
       </Grid>
       <Grid size={12}>
         <ConnectionLog teamUuid={teamUuid} projectId={project.id} />

@@ -417,7 +417,7 @@ export function MetadataEditor({ teamUuid, projectId, canWrite }: Props) {
           <Grid size={{ xs: 12, lg: 4 }} sx={sideColumn}>
             <Stack spacing={2}>
               <XmpUploadCard />
-              <TestImageCard />
+              <TestImageCard teamUuid={teamUuid} projectId={projectId} flush={() => store.flush()} />
             </Stack>
           </Grid>
         </Grid>

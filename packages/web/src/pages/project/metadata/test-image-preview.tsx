@@ -18,13 +18,24 @@ import { formatSize } from '../../../app/format.ts';
 import { DropArea } from './drop-area.tsx';
 import { errorText } from './error-text.ts';
 import { readAsDataUrl, splitPositionedError } from './files.ts';
-import { useMetadata } from './metadata-context.tsx';
 
 type Failure = { position?: string; message: string };
 
-export function TestImageCard() {
-  const { t } = useTranslation('metadataTab');
-  const { teamUuid, projectId, store, language } = useMetadata();
+/**
+ * On the Metadata tab `flush` first saves pending edits; the Overview tab shows the same card
+ * with nothing to flush.
+ */
+export function TestImageCard({
+  teamUuid,
+  projectId,
+  flush = async () => {},
+}: {
+  teamUuid: string;
+  projectId: number;
+  flush?: () => Promise<unknown>;
+}) {
+  const { t, i18n } = useTranslation('metadataTab');
+  const language = i18n.resolvedLanguage === 'de' ? 'de' : 'en';
   const { enqueueSnackbar } = useSnackbar();
   const process = useProcessImage(teamUuid);
   const [working, setWorking] = useState<{ name: string; previewUrl: string } | null>(null);
@@ -50,7 +61,7 @@ export function TestImageCard() {
     }
     setWorking({ name: file.name, previewUrl: URL.createObjectURL(file) });
     try {
-      const [content] = await Promise.all([readAsDataUrl(file), store.flush()]);
+      const [content] = await Promise.all([readAsDataUrl(file), flush()]);
       // The picture is stamped with what the server holds: the edits just typed are saved first.
       const detail = await process.mutateAsync({ dbprojectid: projectId, filename: file.name, content });
       const parsed = processImageDetail.safeParse(detail);
