@@ -183,7 +183,6 @@ function RemoveButton({ label, onClick, testId }: { label: string; onClick: () =
 
 function FtpServersCard({ project, mutations }: { project: Project; mutations: Mutations }) {
   const { t } = useTranslation('projects');
-  const { enqueueSnackbar } = useSnackbar();
   const { canWrite } = project;
   const ref = (id: number): DestinationRef => ({ kind: 'ftpserver', id });
   return (
@@ -232,32 +231,12 @@ function FtpServersCard({ project, mutations }: { project: Project; mutations: M
                   <TableCell>
                     <PathField server={server} disabled={!canWrite} mutations={mutations} />
                   </TableCell>
-                  <TableCell align="center">
-                    <EnabledSwitch
-                      enabled={server.enabled}
-                      disabled={!canWrite}
-                      label={t('destinations.enabled')}
-                      onChange={(enabled) =>
-                        mutations.change.mutate({ ref: ref(server.id), change: { enabled } })
-                      }
-                    />
-                  </TableCell>
-                  {canWrite && (
-                    <TableCell align="right">
-                      <RemoveButton
-                        label={t('destinations.remove', { name: server.name })}
-                        testId="destination-remove"
-                        onClick={() =>
-                          mutations.remove.mutate(ref(server.id), {
-                            onSuccess: () =>
-                              enqueueSnackbar(t('destinations.removed', { name: server.name }), {
-                                variant: 'success',
-                              }),
-                          })
-                        }
-                      />
-                    </TableCell>
-                  )}
+                  <DestinationControls
+                    destination={server}
+                    destinationRef={ref(server.id)}
+                    canWrite={canWrite}
+                    mutations={mutations}
+                  />
                 </TableRow>
               ))}
             </TableBody>
@@ -280,7 +259,6 @@ function FtpServersCard({ project, mutations }: { project: Project; mutations: M
 
 function ProjectsCard({ project, mutations }: { project: Project; mutations: Mutations }) {
   const { t } = useTranslation('projects');
-  const { enqueueSnackbar } = useSnackbar();
   const { canWrite } = project;
   const ref = (id: number): DestinationRef => ({ kind: 'destinationproject', id });
   return (
@@ -322,32 +300,12 @@ function ProjectsCard({ project, mutations }: { project: Project; mutations: Mut
                       {destination.name}
                     </Link>
                   </TableCell>
-                  <TableCell align="center">
-                    <EnabledSwitch
-                      enabled={destination.enabled}
-                      disabled={!canWrite}
-                      label={t('destinations.enabled')}
-                      onChange={(enabled) =>
-                        mutations.change.mutate({ ref: ref(destination.id), change: { enabled } })
-                      }
-                    />
-                  </TableCell>
-                  {canWrite && (
-                    <TableCell align="right">
-                      <RemoveButton
-                        label={t('destinations.remove', { name: destination.name })}
-                        testId="destination-remove"
-                        onClick={() =>
-                          mutations.remove.mutate(ref(destination.id), {
-                            onSuccess: () =>
-                              enqueueSnackbar(t('destinations.removed', { name: destination.name }), {
-                                variant: 'success',
-                              }),
-                          })
-                        }
-                      />
-                    </TableCell>
-                  )}
+                  <DestinationControls
+                    destination={destination}
+                    destinationRef={ref(destination.id)}
+                    canWrite={canWrite}
+                    mutations={mutations}
+                  />
                 </TableRow>
               ))}
             </TableBody>
@@ -410,5 +368,49 @@ function EnabledSwitch({
       slotProps={{ input: { 'aria-label': label } }}
       data-testid="destination-enabled"
     />
+  );
+}
+
+/** The switch and remove cells every destination row ends with, servers and projects alike. */
+function DestinationControls({
+  destination,
+  destinationRef,
+  canWrite,
+  mutations,
+}: {
+  destination: { name: string; enabled: boolean };
+  destinationRef: DestinationRef;
+  canWrite: boolean;
+  mutations: Mutations;
+}) {
+  const { t } = useTranslation('projects');
+  const { enqueueSnackbar } = useSnackbar();
+  return (
+    <>
+      <TableCell align="center">
+        <EnabledSwitch
+          enabled={destination.enabled}
+          disabled={!canWrite}
+          label={t('destinations.enabled')}
+          onChange={(enabled) => mutations.change.mutate({ ref: destinationRef, change: { enabled } })}
+        />
+      </TableCell>
+      {canWrite && (
+        <TableCell align="right">
+          <RemoveButton
+            label={t('destinations.remove', { name: destination.name })}
+            testId="destination-remove"
+            onClick={() =>
+              mutations.remove.mutate(destinationRef, {
+                onSuccess: () =>
+                  enqueueSnackbar(t('destinations.removed', { name: destination.name }), {
+                    variant: 'success',
+                  }),
+              })
+            }
+          />
+        </TableCell>
+      )}
+    </>
   );
 }
