@@ -61,23 +61,25 @@ export function projectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.post(
-      '/project/:id/ftpserver/:targetId',
-      { config: projectNode('write'), schema: { params: withTarget, response: { 200: okResult } } },
-      async (request) => {
-        await projects.addFtpServer(ctx, request.member, request.params.id, request.params.targetId);
+    // Adding and removing a destination is the same call for both kinds.
+    const destinations = {
+      ftpserver: { add: projects.addFtpServer, remove: projects.removeFtpServer },
+      destinationproject: { add: projects.addDestinationProject, remove: projects.removeDestinationProject },
+    } as const;
+    for (const [kind, use] of Object.entries(destinations)) {
+      const options = {
+        config: projectNode('write'),
+        schema: { params: withTarget, response: { 200: okResult } },
+      };
+      app.post(`/project/:id/${kind}/:targetId`, options, async (request) => {
+        await use.add(ctx, request.member, request.params.id, request.params.targetId);
         return ok;
-      },
-    );
-
-    app.delete(
-      '/project/:id/ftpserver/:targetId',
-      { config: projectNode('write'), schema: { params: withTarget, response: { 200: okResult } } },
-      async (request) => {
-        await projects.removeFtpServer(ctx, request.member, request.params.id, request.params.targetId);
+      });
+      app.delete(`/project/:id/${kind}/:targetId`, options, async (request) => {
+        await use.remove(ctx, request.member, request.params.id, request.params.targetId);
         return ok;
-      },
-    );
+      });
+    }
 
     app.put(
       '/project/:id/ftpserver/:targetId',
@@ -92,29 +94,6 @@ export function projectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           request.params.id,
           request.params.targetId,
           request.body,
-        );
-        return ok;
-      },
-    );
-
-    app.post(
-      '/project/:id/destinationproject/:targetId',
-      { config: projectNode('write'), schema: { params: withTarget, response: { 200: okResult } } },
-      async (request) => {
-        await projects.addDestinationProject(ctx, request.member, request.params.id, request.params.targetId);
-        return ok;
-      },
-    );
-
-    app.delete(
-      '/project/:id/destinationproject/:targetId',
-      { config: projectNode('write'), schema: { params: withTarget, response: { 200: okResult } } },
-      async (request) => {
-        await projects.removeDestinationProject(
-          ctx,
-          request.member,
-          request.params.id,
-          request.params.targetId,
         );
         return ok;
       },
