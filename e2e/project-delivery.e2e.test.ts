@@ -96,7 +96,13 @@ describe('project delivery', () => {
     await page.getByText('Copied to the clipboard').first().waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), username);
     await access.getByTestId('ftp-password-copy').click();
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), password);
+    // The clipboard write is asynchronous: give it a moment before reading it back.
+    let copied = '';
+    for (let i = 0; i < 40 && copied !== password; i++) {
+      copied = await page.evaluate(() => navigator.clipboard.readText());
+      if (copied !== password) await page.waitForTimeout(50);
+    }
+    assert.equal(copied, password);
     await page.getByTestId('log-empty').waitFor();
     await access.getByTestId('ftp-password-reveal').click();
   });
