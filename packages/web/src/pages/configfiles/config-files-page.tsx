@@ -15,13 +15,8 @@ import {
   Chip,
   CircularProgress,
   IconButton,
-  Skeleton,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Tooltip,
   Typography,
@@ -40,6 +35,7 @@ import {
   useUploadConfigFile,
 } from '../../api/configfiles.ts';
 import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
+import { DataTable } from '../../app/data-table.tsx';
 import { describeError } from '../../app/errors/report-error.ts';
 import { formatDateTime, formatSize } from '../../app/format.ts';
 import { PageContainer, PageHeader, PageSpinner, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
@@ -147,7 +143,15 @@ function UploadArea({ teamUuid, files }: { teamUuid: string; files: readonly Con
   );
 }
 
-function FilesTable({ teamUuid, files }: { teamUuid: string; files: readonly ConfigFile[] }) {
+function FilesTable({
+  teamUuid,
+  files,
+  loading,
+}: {
+  teamUuid: string;
+  files: readonly ConfigFile[];
+  loading: boolean;
+}) {
   const { t, i18n } = useTranslation('configFiles');
   const { t: tc } = useTranslation('common');
   const { enqueueSnackbar } = useSnackbar();
@@ -164,64 +168,66 @@ function FilesTable({ teamUuid, files }: { teamUuid: string; files: readonly Con
 
   return (
     <>
-      <TableContainer>
-        <Table data-testid="configfiles-table" aria-label={t('title')}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('columns.file')}</TableCell>
-              <TableCell align="right">{t('columns.size')}</TableCell>
-              <TableCell>{t('columns.date')}</TableCell>
-              <TableCell align="right" sx={{ width: 110 }} aria-label={t('columns.actions')} />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {files.map((file) => (
-              <TableRow key={file.dbconfigfileid} hover data-testid={`configfile-row-${file.name}`}>
-                <TableCell>
-                  <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center' }}>
-                    <DescriptionOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
-                    <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                      {file.name}
-                    </Typography>
-                    <Chip
-                      size="small"
-                      label={file.name.split('.').pop()?.toUpperCase()}
-                      sx={{ height: 20, fontSize: '0.68rem', fontWeight: 600 }}
-                    />
-                  </Stack>
-                </TableCell>
-                <TableCell
-                  align="right"
-                  sx={{ fontVariantNumeric: 'tabular-nums' }}
-                  data-testid="configfile-size"
+      <DataTable
+        loading={loading}
+        rows={files}
+        rowKey={(file) => file.dbconfigfileid}
+        empty={
+          <StatusPanel icon={<DescriptionOutlinedIcon />} title={t('empty')} testId="configfiles-empty" />
+        }
+        testId="configfiles-table"
+        ariaLabel={t('title')}
+        columns={[
+          { label: t('columns.file') },
+          { label: t('columns.size'), align: 'right' },
+          { label: t('columns.date') },
+          { label: t('columns.actions'), labelHidden: true, align: 'right', width: 110 },
+        ]}
+        renderRow={(file) => (
+          <TableRow hover data-testid={`configfile-row-${file.name}`}>
+            <TableCell>
+              <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center' }}>
+                <DescriptionOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
+                <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                  {file.name}
+                </Typography>
+                <Chip
+                  size="small"
+                  label={file.name.split('.').pop()?.toUpperCase()}
+                  sx={{ height: 20, fontSize: '0.68rem', fontWeight: 600 }}
+                />
+              </Stack>
+            </TableCell>
+            <TableCell
+              align="right"
+              sx={{ fontVariantNumeric: 'tabular-nums' }}
+              data-testid="configfile-size"
+            >
+              {formatSize(file.size, language)}
+            </TableCell>
+            <TableCell sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
+              {formatDateTime(file.time, language)}
+            </TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <Tooltip title={tc('actions.download')}>
+                <IconButton size="small" onClick={() => download(file)} data-testid="configfile-download">
+                  <FileDownloadOutlinedIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+              <Tooltip title={t('delete.title')}>
+                <IconButton
+                  size="small"
+                  onClick={() => setDeleting(file)}
+                  sx={{ color: 'error.main' }}
+                  data-testid="configfile-delete"
                 >
-                  {formatSize(file.size, language)}
-                </TableCell>
-                <TableCell sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
-                  {formatDateTime(file.time, language)}
-                </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <Tooltip title={tc('actions.download')}>
-                    <IconButton size="small" onClick={() => download(file)} data-testid="configfile-download">
-                      <FileDownloadOutlinedIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                  <Tooltip title={t('delete.title')}>
-                    <IconButton
-                      size="small"
-                      onClick={() => setDeleting(file)}
-                      sx={{ color: 'error.main' }}
-                      data-testid="configfile-delete"
-                    >
-                      <DeleteOutlineOutlinedIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+                  <DeleteOutlineOutlinedIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            </TableCell>
+          </TableRow>
+        )}
+      />
       <iframe ref={frame} title={t('downloadFrame')} hidden data-testid="configfile-download-frame" />
       <ConfirmDialog
         open={Boolean(deleting)}
@@ -256,16 +262,7 @@ function ConfigFiles({ teamUuid }: { teamUuid: string }) {
       <Card>
         <UploadArea teamUuid={teamUuid} files={list} />
         <Box sx={{ borderTop: 1, borderColor: 'divider' }}>
-          {files.isPending ? (
-            <Stack spacing={1.5} sx={{ p: 3 }}>
-              <Skeleton height={32} />
-              <Skeleton height={32} />
-            </Stack>
-          ) : list.length === 0 ? (
-            <StatusPanel icon={<DescriptionOutlinedIcon />} title={t('empty')} testId="configfiles-empty" />
-          ) : (
-            <FilesTable teamUuid={teamUuid} files={list} />
-          )}
+          <FilesTable teamUuid={teamUuid} files={list} loading={files.isPending} />
         </Box>
       </Card>
     </>

@@ -23,11 +23,7 @@ import {
   ListItemIcon,
   ListItemText,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Tooltip,
   Typography,
@@ -40,6 +36,7 @@ import { isApiError } from '../../api/client.ts';
 import { type FolderNode, type PermissionSubject, useFolder, useSetPermission } from '../../api/folders.ts';
 import { useGroups, useMembers } from '../../api/teams.ts';
 import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
+import { DataTable } from '../../app/data-table.tsx';
 import { useGroupLabel } from '../../app/group-label.ts';
 import { PageContainer, PageHeader, PageSpinner, StatusPanel } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
@@ -108,76 +105,66 @@ function PermissionTable({
 }) {
   const { t } = useTranslation('folders');
   const { t: tc } = useTranslation('common');
-  if (entries.length === 0) {
-    return (
-      <Typography
-        variant="body2"
-        color="text.secondary"
-        sx={{ px: 2.5, py: 3 }}
-        data-testid={`${testId}-empty`}
-      >
-        {empty}
-      </Typography>
-    );
-  }
   return (
-    <TableContainer>
-      <Table size="small" data-testid={testId}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{firstColumn}</TableCell>
-            <TableCell>{t('columns.permissions')}</TableCell>
-            <TableCell align="right" sx={{ width: 56 }}>
-              {t('columns.edit')}
-            </TableCell>
-            <TableCell align="right" sx={{ width: 56 }}>
-              {t('columns.delete')}
-            </TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {entries.map((entry) => (
-            <TableRow key={`${entry.subject.kind}-${entry.subject.id}`} hover data-testid={`${testId}-row`}>
-              <TableCell
-                sx={{ fontWeight: 500, maxWidth: 280, overflow: 'hidden', textOverflow: 'ellipsis' }}
+    <DataTable
+      rows={entries}
+      rowKey={(entry) => `${entry.subject.kind}-${entry.subject.id}`}
+      empty={
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ px: 2.5, py: 3 }}
+          data-testid={`${testId}-empty`}
+        >
+          {empty}
+        </Typography>
+      }
+      size="small"
+      testId={testId}
+      columns={[
+        { label: firstColumn },
+        { label: t('columns.permissions') },
+        { label: t('columns.edit'), align: 'right', width: 56 },
+        { label: t('columns.delete'), align: 'right', width: 56 },
+      ]}
+      renderRow={(entry) => (
+        <TableRow hover data-testid={`${testId}-row`}>
+          <TableCell sx={{ fontWeight: 500, maxWidth: 280, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+            {entry.label}
+          </TableCell>
+          <TableCell>
+            {entry.level && (
+              <Chip
+                size="small"
+                variant={entry.level === 'read' ? 'outlined' : 'filled'}
+                color={levelColors[entry.level]}
+                label={t(`levelsShort.${entry.level}`)}
+                data-testid="permission-level"
+              />
+            )}
+          </TableCell>
+          <TableCell align="right">
+            <Tooltip title={tc('actions.edit')}>
+              <IconButton size="small" onClick={() => onEdit(entry)} data-testid="permission-edit">
+                <EditOutlinedIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          </TableCell>
+          <TableCell align="right">
+            <Tooltip title={tc('actions.remove')}>
+              <IconButton
+                size="small"
+                onClick={() => onRemove(entry)}
+                sx={{ color: 'error.main' }}
+                data-testid="permission-remove"
               >
-                {entry.label}
-              </TableCell>
-              <TableCell>
-                {entry.level && (
-                  <Chip
-                    size="small"
-                    variant={entry.level === 'read' ? 'outlined' : 'filled'}
-                    color={levelColors[entry.level]}
-                    label={t(`levelsShort.${entry.level}`)}
-                    data-testid="permission-level"
-                  />
-                )}
-              </TableCell>
-              <TableCell align="right">
-                <Tooltip title={tc('actions.edit')}>
-                  <IconButton size="small" onClick={() => onEdit(entry)} data-testid="permission-edit">
-                    <EditOutlinedIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              </TableCell>
-              <TableCell align="right">
-                <Tooltip title={tc('actions.remove')}>
-                  <IconButton
-                    size="small"
-                    onClick={() => onRemove(entry)}
-                    sx={{ color: 'error.main' }}
-                    data-testid="permission-remove"
-                  >
-                    <DeleteOutlineOutlinedIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+                <DeleteOutlineOutlinedIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          </TableCell>
+        </TableRow>
+      )}
+    />
   );
 }
 

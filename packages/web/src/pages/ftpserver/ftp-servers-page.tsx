@@ -2,26 +2,12 @@
 import AddIcon from '@mui/icons-material/Add';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
-import {
-  Button,
-  Card,
-  Chip,
-  Link,
-  Skeleton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Button, Card, Chip, Link, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useFolderTree } from '../../api/folders.ts';
 import { useFtpServers } from '../../api/ftpservers.ts';
+import { DataTable } from '../../app/data-table.tsx';
 import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 
@@ -58,80 +44,72 @@ export function FtpServersPage() {
         }
       />
       <Card>
-        {servers.isPending ? (
-          <Stack spacing={1.5} sx={{ p: 3 }}>
-            <Skeleton height={32} />
-            <Skeleton height={32} />
-          </Stack>
-        ) : rows.length === 0 ? (
-          <StatusPanel
-            icon={<DnsOutlinedIcon />}
-            title={t('emptyTitle')}
-            text={t('emptyText')}
-            testId="ftpservers-empty"
-          />
-        ) : (
-          <TableContainer>
-            <Table data-testid="ftpservers-table" aria-label={t('listTitle')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('fields.name')}</TableCell>
-                  <TableCell>{t('fields.host')}</TableCell>
-                  <TableCell>{t('fields.protocol')}</TableCell>
-                  <TableCell>{t('fields.path')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.map((server) => (
-                  <TableRow
-                    key={server.id}
-                    hover
-                    onClick={() => navigate(`/ftpserver?id=${server.id}`)}
-                    sx={{ cursor: 'pointer' }}
-                    data-testid={`ftpserver-row-${server.name}`}
+        <DataTable
+          loading={servers.isPending}
+          rows={rows}
+          rowKey={(server) => server.id}
+          empty={
+            <StatusPanel
+              icon={<DnsOutlinedIcon />}
+              title={t('emptyTitle')}
+              text={t('emptyText')}
+              testId="ftpservers-empty"
+            />
+          }
+          testId="ftpservers-table"
+          ariaLabel={t('listTitle')}
+          columns={[
+            { label: t('fields.name') },
+            { label: t('fields.host') },
+            { label: t('fields.protocol') },
+            { label: t('fields.path') },
+          ]}
+          renderRow={(server) => (
+            <TableRow
+              hover
+              onClick={() => navigate(`/ftpserver?id=${server.id}`)}
+              sx={{ cursor: 'pointer' }}
+              data-testid={`ftpserver-row-${server.name}`}
+            >
+              <TableCell>
+                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                  <Link
+                    component={RouterLink}
+                    to={`/ftpserver?id=${server.id}`}
+                    underline="hover"
+                    sx={{ fontWeight: 500 }}
+                    onClick={(event) => event.stopPropagation()}
                   >
-                    <TableCell>
-                      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                        <Link
-                          component={RouterLink}
-                          to={`/ftpserver?id=${server.id}`}
-                          underline="hover"
-                          sx={{ fontWeight: 500 }}
-                          onClick={(event) => event.stopPropagation()}
-                        >
-                          {server.name}
-                        </Link>
-                        {!server.canWrite && (
-                          <Tooltip title={t('readOnly')}>
-                            <LockOutlinedIcon fontSize="small" sx={{ color: 'text.disabled' }} />
-                          </Tooltip>
-                        )}
-                      </Stack>
-                    </TableCell>
-                    <TableCell sx={mono}>
-                      {server.host}
-                      {server.port !== null && (
-                        <Typography component="span" color="text.secondary" sx={mono}>
-                          :{server.port}
-                        </Typography>
-                      )}
-                    </TableCell>
-                    <TableCell>
-                      <Chip
-                        size="small"
-                        variant="outlined"
-                        label={server.protocol.toUpperCase()}
-                        color={server.protocol === 'ftp' ? 'default' : 'success'}
-                        icon={server.protocol === 'ftp' ? undefined : <LockOutlinedIcon />}
-                      />
-                    </TableCell>
-                    <TableCell sx={{ ...mono, color: 'text.secondary' }}>{server.path || '/'}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
+                    {server.name}
+                  </Link>
+                  {!server.canWrite && (
+                    <Tooltip title={t('readOnly')}>
+                      <LockOutlinedIcon fontSize="small" sx={{ color: 'text.disabled' }} />
+                    </Tooltip>
+                  )}
+                </Stack>
+              </TableCell>
+              <TableCell sx={mono}>
+                {server.host}
+                {server.port !== null && (
+                  <Typography component="span" color="text.secondary" sx={mono}>
+                    :{server.port}
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell>
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  label={server.protocol.toUpperCase()}
+                  color={server.protocol === 'ftp' ? 'default' : 'success'}
+                  icon={server.protocol === 'ftp' ? undefined : <LockOutlinedIcon />}
+                />
+              </TableCell>
+              <TableCell sx={{ ...mono, color: 'text.secondary' }}>{server.path || '/'}</TableCell>
+            </TableRow>
+          )}
+        />
       </Card>
     </PageContainer>
   );

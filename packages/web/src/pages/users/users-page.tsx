@@ -14,13 +14,8 @@ import {
   Card,
   Chip,
   IconButton,
-  Skeleton,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Tooltip,
   Typography,
@@ -31,6 +26,7 @@ import { useTranslation } from 'react-i18next';
 import { usePublicSettings } from '../../api/settings.ts';
 import { type TeamMember, useMembers, useRemoveMember } from '../../api/teams.ts';
 import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
+import { DataTable } from '../../app/data-table.tsx';
 import { useDebugMode } from '../../app/debug-mode.ts';
 import { useGroupLabel } from '../../app/group-label.ts';
 import { PageContainer, PageHeader, PageSpinner, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
@@ -183,40 +179,30 @@ function UsersTable({ teamUuid }: { teamUuid: string }) {
         }
       />
       <Card>
-        {members.isPending ? (
-          <Stack spacing={1.5} sx={{ p: 3 }}>
-            <Skeleton height={32} />
-            <Skeleton height={32} />
-            <Skeleton height={32} />
-          </Stack>
-        ) : rows.length === 0 ? (
-          <StatusPanel icon={<GroupOffOutlinedIcon />} title={t('empty')} />
-        ) : (
-          <TableContainer>
-            <Table data-testid="users-table" aria-label={t('title')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('columns.account')}</TableCell>
-                  <TableCell>{t('columns.name')}</TableCell>
-                  <TableCell>{t('columns.groups')}</TableCell>
-                  <TableCell align="right" aria-label={t('columns.actions')} />
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.map((member) => (
-                  <MemberRow
-                    key={member.dbuserid}
-                    member={member}
-                    canForceAccept={canForceAccept}
-                    onEdit={() => setEditing(member)}
-                    onRemove={() => setRemoving(member)}
-                    onAccept={() => setAccepting(member)}
-                  />
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
+        <DataTable
+          loading={members.isPending}
+          loadingLines={3}
+          rows={rows}
+          rowKey={(member) => member.dbuserid}
+          empty={<StatusPanel icon={<GroupOffOutlinedIcon />} title={t('empty')} />}
+          testId="users-table"
+          ariaLabel={t('title')}
+          columns={[
+            { label: t('columns.account') },
+            { label: t('columns.name') },
+            { label: t('columns.groups') },
+            { label: t('columns.actions'), labelHidden: true, align: 'right' },
+          ]}
+          renderRow={(member) => (
+            <MemberRow
+              member={member}
+              canForceAccept={canForceAccept}
+              onEdit={() => setEditing(member)}
+              onRemove={() => setRemoving(member)}
+              onAccept={() => setAccepting(member)}
+            />
+          )}
+        />
       </Card>
       <InviteUserDialog open={inviting} teamUuid={teamUuid} onClose={() => setInviting(false)} />
       {editing && <EditUserDialog member={editing} teamUuid={teamUuid} onClose={() => setEditing(null)} />}

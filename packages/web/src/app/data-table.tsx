@@ -1,0 +1,88 @@
+// The table scaffolding the list pages share: placeholder lines while the list loads, the page's
+// own empty state when there is nothing to list, otherwise a table with one header row and a row
+// per item. What a row shows stays with its page.
+import {
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+} from '@mui/material';
+import { Fragment, type Key, type ReactNode } from 'react';
+
+export type DataTableColumn = {
+  label: string;
+  /** An action column names itself to screen readers only; its header cell stays empty. */
+  labelHidden?: boolean;
+  align?: 'right';
+  width?: number;
+};
+
+type DataTableProps<Row> = {
+  columns: readonly DataTableColumn[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => Key;
+  /** One `TableRow` (or a component rendering one) per item. */
+  renderRow: (row: Row) => ReactNode;
+  /** Shown instead of the table when there are no rows. */
+  empty: ReactNode;
+  loading?: boolean;
+  /** How many placeholder lines stand in for the rows while loading. */
+  loadingLines?: number;
+  size?: 'small' | 'medium';
+  ariaLabel?: string;
+  testId?: string;
+};
+
+export function DataTable<Row>({
+  columns,
+  rows,
+  rowKey,
+  renderRow,
+  empty,
+  loading = false,
+  loadingLines = 2,
+  size,
+  ariaLabel,
+  testId,
+}: DataTableProps<Row>) {
+  if (loading) {
+    return (
+      <Stack spacing={1.5} sx={{ p: 3 }}>
+        {Array.from({ length: loadingLines }, (_, line) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders that never reorder
+          <Skeleton key={line} height={32} />
+        ))}
+      </Stack>
+    );
+  }
+  if (rows.length === 0) return empty;
+  return (
+    <TableContainer>
+      <Table size={size} data-testid={testId} aria-label={ariaLabel}>
+        <TableHead>
+          <TableRow>
+            {columns.map((column) => (
+              <TableCell
+                key={column.label}
+                align={column.align}
+                sx={column.width === undefined ? undefined : { width: column.width }}
+                aria-label={column.labelHidden ? column.label : undefined}
+              >
+                {column.labelHidden ? null : column.label}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <Fragment key={rowKey(row)}>{renderRow(row)}</Fragment>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
