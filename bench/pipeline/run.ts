@@ -5,7 +5,7 @@
 //
 //   npx tsx bench/pipeline/run.ts [--files 200] [--size-mb 5] [--clients 4] [--rounds 2]
 //       [--paced-files 100] [--paced-rate 25] [--big-gib 1] [--skip-big]
-//       [--postgres URL] [--bundle] [--dir /dev/shm] [--profile DIR]
+//       [--postgres URL] [--tsx] [--dir /dev/shm] [--profile DIR]
 import { type ChildProcess, fork } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -41,8 +41,8 @@ const { values: opts } = parseArgs({
     'skip-big': { type: 'boolean', default: false },
     /** Run the server on PostgreSQL (a database is created there and dropped) instead of PGlite. */
     postgres: { type: 'string' },
-    /** Run the server from an esbuild bundle with plain node instead of through tsx (as a build step would ship it). */
-    bundle: { type: 'boolean', default: false },
+    /** Run main.ts through tsx instead of the bundle that `npm start` runs. */
+    tsx: { type: 'boolean', default: false },
     dir: { type: 'string', default: fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir() },
     /** Writes a V8 CPU profile of the server process into this folder (when it stops). */
     profile: { type: 'string' },
@@ -154,33 +154,6 @@ async function startDestinations(count: number): Promise<Destinations> {
   };
 }
 
-/**
- * main.ts bundled into one ES module (npm packages stay external, our workspace packages are
- * bundled). Written inside the repository, so that node finds the packages in node_modules.
- */
-async function bundleServer(): Promise<{ entry: string; remove(): void }> {
-  const esbuild = await import('esbuild');
-  const serverPackage = JSON.parse(
-    fs.readFileSync(path.join(here, '../../packages/server/package.json'), 'utf8'),
-  ) as {
-    dependencies: Record<string, string>;
-  };
-  const external = Object.keys(serverPackage.dependencies).filter((d) => !d.startsWith('@photorelay/'));
-  const dir = fs.mkdtempSync(path.join(here, '.bundle-'));
-  const entry = path.join(dir, 'main.mjs');
-  await esbuild.build({
-    entryPoints: [path.join(here, '../../packages/server/src/main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: [...external, '@fastify/*', 'exiftool-vendored'],
-    outfile: entry,
-    logLevel: 'warning',
-  });
-  return { entry, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Cameras
 
@@ -242,14 +215,15 @@ function cpuSeconds(pid: number | undefined): number {
   }
 }
 
-type Cpu = { server: number; destinations: number; cameras: number };
+type Cpu = { server: number; database: number; destinations: number; cameras: number };
 
-/** CPU seconds used by the server, the destination process and this process (the cameras) from now on. */
+/** CPU seconds used by the server, its database process, the destination process and this process (the cameras) from now on. */
 function cpuMeter(server: ServerProcess, destinations: Destinations): () => Cpu {
   const read = (): Cpu => {
     const own = process.cpuUsage();
     return {
       server: cpuSeconds(server.pid),
+      database: cpuSeconds(server.dbPid),
       destinations: cpuSeconds(destinations.pid),
       cameras: (own.user + own.system) / 1e6,
     };
@@ -259,21 +233,38 @@ function cpuMeter(server: ServerProcess, destinations: Destinations): () => Cpu 
     const end = read();
     return {
       server: end.server - start.server,
+      database: end.database - start.database,
       destinations: end.destinations - start.destinations,
       cameras: end.cameras - start.cameras,
     };
   };
 }
 
-/** Samples a process's resident memory every `everyMs` until stopped; returns the highest value. */
+/** Resident memory of the server, of its embedded database process (0 on PostgreSQL), and both. */
+interface Rss {
+  server: number;
+  db: number;
+  both: number;
+}
+const rssNow = (server: ServerProcess): Rss => {
+  const [own, db] = [server.rss(), server.dbRss()];
+  return { server: own, db, both: own + db };
+};
+
+/** Samples resident memory every `everyMs` until stopped; returns the highest values seen. */
 function sampleRss(server: ServerProcess, everyMs = 50) {
-  let max = server.rss();
-  const timer = setInterval(() => {
-    max = Math.max(max, server.rss());
-  }, everyMs);
-  return () => {
+  const max = rssNow(server);
+  const sample = () => {
+    const now = rssNow(server);
+    max.server = Math.max(max.server, now.server);
+    max.db = Math.max(max.db, now.db);
+    max.both = Math.max(max.both, now.both);
+  };
+  const timer = setInterval(sample, everyMs);
+  return (): Rss => {
     clearInterval(timer);
-    return Math.max(max, server.rss());
+    sample();
+    return max;
   };
 }
 
@@ -360,10 +351,8 @@ async function main() {
     cleanups.push(() => destinations.stop());
     const data = await prepareData();
     cleanups.push(() => data.remove());
-    const bundled = opts.bundle ? await bundleServer() : undefined;
-    if (bundled) cleanups.push(() => bundled.remove());
     const server = await serverProcess({
-      entry: bundled?.entry,
+      fromSource: opts.tsx,
       dataDir: data.dataDir,
       databaseUrl: data.databaseUrl,
       env: { JOB_LEASE_SECONDS: '60', LOG_LEVEL: 'warn' },
@@ -373,7 +362,7 @@ async function main() {
     await server.start();
     cleanups.push(() => server.stop());
     log(
-      `server process started in ${fmt(performance.now() - t)} ms (${bundled ? 'esbuild bundle, plain node' : 'main.ts through tsx'}; database: ${opts.postgres ? 'PostgreSQL' : 'PGlite'}; DATA_DIR in ${os.tmpdir()})`,
+      `server process started in ${fmt(performance.now() - t)} ms (${opts.tsx ? 'main.ts through tsx' : 'bundle, plain node'}; database: ${opts.postgres ? 'PostgreSQL' : 'PGlite'}; DATA_DIR in ${os.tmpdir()})`,
     );
     const owner = await server.login(data.team.email, data.team.password);
     const project = await setupProject(owner, data, 'Pipeline', destinations.ports, 'pipeline');
@@ -402,7 +391,7 @@ async function main() {
     const warmup = await uploadAll(ingest, warm, 'warmup', clientCount);
     await destinations.waitDelivered([...warmup.ackAt.keys()].map(at), 60_000);
     await sleep(1000);
-    const idleRss = server.rss();
+    const idleRss = rssNow(server);
 
     const r = {
       baseline: [] as number[],
@@ -411,7 +400,7 @@ async function main() {
       endToEnd: [] as number[],
       p50: [] as number[],
       p99: [] as number[],
-      peakRss: [] as number[],
+      peakRss: [] as Rss[],
       cpuBaseline: [] as Cpu[],
       cpuIngestOnly: [] as Cpu[],
       cpuPipeline: [] as Cpu[],
@@ -468,13 +457,11 @@ async function main() {
     const pacedAchieved = (pacedFiles.length * fileBytes) / MB / (paced.ms / 1000);
 
     // One big upload, streamed from a generator (never a file or a buffer of that size).
-    let big:
-      | { rate: number; before: number; uploadRss: number; deliveryRss: number; deliveryMs: number }
-      | undefined;
+    let big: { rate: number; before: Rss; uploadRss: Rss; deliveryRss: Rss; deliveryMs: number } | undefined;
     if (!opts['skip-big']) {
       const bigProject = await setupProject(owner, data, 'Big', destinations.ports, 'big');
       await sleep(1000);
-      const before = server.rss();
+      const before = rssNow(server);
       const client = await connect({
         port: server.ftpPort,
         user: bigProject.account.username,
@@ -498,14 +485,34 @@ async function main() {
         deliveryMs,
       };
     }
-    const hwm = server.peakRss();
+    const hwm = { server: server.peakRss(), db: server.dbPeakRss() };
 
     // ------------------------------------------------------------------------------------------
     const ratios = r.pipeline.map((p, i) => p / (r.baseline[i] ?? Number.NaN));
     const ratio = median(ratios);
     const p50 = median(r.p50);
     const pacedP50 = percentile(pacedLatency, 50);
-    const peak = Math.max(...r.peakRss, pacedPeakRss);
+    const peaks = [...r.peakRss, pacedPeakRss];
+    const peak: Rss = {
+      server: Math.max(...peaks.map((p) => p.server)),
+      db: Math.max(...peaks.map((p) => p.db)),
+      both: Math.max(...peaks.map((p) => p.both)),
+    };
+    const embedded = !opts.postgres;
+    /** Memory rows: the server process, and on PGlite its database process and both together. */
+    const memoryRows = (label: string, value: Rss, goalMb?: number, note = ''): string[][] => {
+      const verdict = (bytes: number) =>
+        goalMb === undefined ? '' : `< ${goalMb} MB: ${bytes < goalMb * MB ? 'met' : 'NOT met'}`;
+      const rows = [
+        [`${label}, MB: server process`, fmt(value.server / MB), '', `${verdict(value.server)}${note}`],
+      ];
+      if (embedded)
+        rows.push(
+          ['  + embedded database process (PGlite)', fmt(value.db / MB), '', ''],
+          ['  = both processes', fmt(value.both / MB), '', verdict(value.both)],
+        );
+      return rows;
+    };
     const perGB = (list: Cpu[], key: keyof Cpu) =>
       spread(
         list.map((c) => c[key] / gb),
@@ -540,35 +547,30 @@ async function main() {
         `< 250 ms: ${pacedP50 < 250 ? 'met' : 'NOT met'} (achieved ${fmt(pacedAchieved, 1)} MB/s)`,
       ],
       ['  p99 ms', fmt(percentile(pacedLatency, 99)), '', ''],
-      ['server RSS idle, MB', fmt(idleRss / MB), '', ''],
-      [
-        'server RSS peak during the transfers, MB',
-        fmt(peak / MB),
-        '',
-        `< 300 MB: ${peak < 300 * MB ? 'met' : 'NOT met'}`,
-      ],
+      ...memoryRows('RSS idle', idleRss),
+      ...memoryRows('RSS peak during the transfers', peak, 300),
     ];
     if (big) {
       rows.push(
         [`${fmt(bigBytes / 1024 ** 3, 2)} GiB upload, MB/s`, fmt(big.rate, 1), '', ''],
-        [
-          '  server RSS peak while uploading, MB',
-          fmt(big.uploadRss / MB),
-          '',
-          `< 200 MB: ${big.uploadRss < 200 * MB ? 'met' : 'NOT met'} (+${fmt((big.uploadRss - big.before) / MB)} MB over the ${fmt(big.before / MB)} MB before)`,
-        ],
-        [
-          '  server RSS peak while delivering it to both, MB',
-          fmt(big.deliveryRss / MB),
-          '',
-          `took ${fmt(big.deliveryMs / 1000, 1)} s`,
-        ],
+        ...memoryRows(
+          '  RSS peak while uploading',
+          big.uploadRss,
+          200,
+          ` (+${fmt((big.uploadRss.server - big.before.server) / MB)} MB over the ${fmt(big.before.server / MB)} MB before)`,
+        ),
+        ...memoryRows('  RSS peak while delivering it to both', big.deliveryRss).map((row, i) =>
+          i === 0 ? [...row.slice(0, 3), `took ${fmt(big.deliveryMs / 1000, 1)} s`] : row,
+        ),
       );
     }
     rows.push(
-      ['server peak RSS over the whole run (VmHWM), MB', fmt(hwm / MB), '', ''],
+      ['peak RSS over the whole run (VmHWM), MB: server process', fmt(hwm.server / MB), '', ''],
+      ...(embedded ? [['  embedded database process', fmt(hwm.db / MB), '', '']] : []),
       ['CPU s per GB, server: ingest + 2 deliveries', perGB(r.cpuPipeline, 'server'), '', ''],
+      ...(embedded ? [['  embedded database process', perGB(r.cpuPipeline, 'database'), '', '']] : []),
       ['CPU s per GB, server: ingest only', perGB(r.cpuIngestOnly, 'server'), '', ''],
+      ...(embedded ? [['  embedded database process', perGB(r.cpuIngestOnly, 'database'), '', '']] : []),
       [
         'CPU s per GB, destination servers',
         perGB(r.cpuPipeline, 'destinations'),

@@ -31,7 +31,16 @@ export async function startPhotoRelay(
   const role = options.role ?? 'all';
   const log = options.log ?? pino({ level: config.LOG_LEVEL });
   const db =
-    options.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+    options.db ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      // Nothing works without the database: exit, so that the supervisor starts us afresh.
+      onUnexpectedExit: (code) => {
+        log.fatal(`the embedded database process stopped (exit ${code}); exiting`);
+        process.exit(1);
+      },
+    }));
   if (!options.db) await migrate(db);
   const mailer =
     options.mailer ??

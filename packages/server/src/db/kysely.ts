@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { startEmbeddedDatabase } from './embedded-database.ts';
 import { migrations } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
@@ -12,29 +11,23 @@ export type Db = Kysely<Database>;
 // Counters are bigint in SQL but stay far below 2^53: read them as numbers on both drivers.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Db> {
+/**
+ * PostgreSQL through `DATABASE_URL`, else PGlite under `DATA_DIR/db`, run in a process of its own
+ * (`pglite-host.ts`). `onUnexpectedExit` hears when that process dies under the server.
+ */
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  onUnexpectedExit?: (code: number | null) => void;
+}): Promise<Db> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  const dir = path.join(options.dataDir, 'db');
-  fs.mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir, {
-    parsers: { [types.INT8]: (value: string) => Number.parseInt(value, 10) },
-    startParams: pgliteStartParams(),
+  const embedded = await startEmbeddedDatabase(path.join(options.dataDir, 'db'), {
+    onUnexpectedExit: options.onUnexpectedExit,
   });
-  return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-}
-
-/**
- * PGlite's defaults minus `-F` (fsync off): an acknowledged upload must survive a power loss,
- * not only a killed process. A smaller buffer pool keeps the embedded server's memory modest.
- */
-function pgliteStartParams(): string[] {
-  const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams ?? [
-    '--single',
-  ];
-  return [...defaults.filter((p) => p !== '-F'), '-c', 'shared_buffers=16MB'];
+  return new Kysely<Database>({ dialect: new PGliteDialect(embedded) });
 }
 
 export async function migrate(db: Db): Promise<void> {

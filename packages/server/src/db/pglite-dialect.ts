@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -10,13 +9,14 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
+import type { EmbeddedDatabase } from './embedded-database.ts';
 
 /**
- * Kysely dialect for embedded PGlite. PGlite is one connection, so the driver hands it out
- * to one user at a time: a transaction holds it until commit/rollback, other queries wait.
+ * Kysely dialect for the embedded PGlite process. PGlite is one connection, so the driver hands
+ * it out to one user at a time: a transaction holds it until commit/rollback, other queries wait.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedDatabase) {}
   createAdapter() {
     return new PostgresAdapter();
   }
@@ -35,7 +35,7 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private readonly connection: PGliteConnection;
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(private readonly pglite: EmbeddedDatabase) {
     this.connection = new PGliteConnection(pglite);
   }
 
@@ -71,14 +71,10 @@ class PGliteDriver implements Driver {
 
 class PGliteConnection implements DatabaseConnection {
   release?: () => void;
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedDatabase) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    // Without parameters use the simple protocol, which (like pg) accepts several statements.
-    const result =
-      compiled.parameters.length === 0
-        ? ((await this.pglite.exec(compiled.sql)).at(-1) ?? { rows: [], affectedRows: 0 })
-        : await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
+    const result = await this.pglite.query(compiled.sql, compiled.parameters);
     const affected = result.affectedRows;
     return {
       rows: result.rows as R[],

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { buildServer } from '../../../../scripts/build-server.mjs';
 import { hashPassword } from '../../src/crypto/tokens.ts';
 import { migrate, openDatabase } from '../../src/db/kysely.ts';
 import * as accountQueries from '../../src/modules/account/queries.ts';
@@ -14,7 +15,8 @@ import { testBackend } from './database.ts';
 import { freePort, freePortRange } from './destinations.ts';
 
 /**
- * The real server as a separate process (`node --import tsx packages/server/src/main.ts`), for
+ * The real server as a separate process, run as `npm start` runs it (the bundle of
+ * scripts/build-server.mjs, rebuilt when the sources changed, with plain node), for
  * tests and benchmarks that kill it (SIGKILL mid-transfer), restart it on the same DATA_DIR,
  * measure its memory, or need settings that differ from the test process's own server.
  *
@@ -26,7 +28,6 @@ import { freePort, freePortRange } from './destinations.ts';
  */
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
-const mainScript = path.join(repoRoot, 'packages/server/src/main.ts');
 
 export interface SeededTeam {
   teamId: number;
@@ -178,6 +179,8 @@ export interface ServerProcess {
   sftpPort: number;
   dataDir: string;
   readonly pid: number | undefined;
+  /** Its embedded database process (PGlite host), while running on PGlite. */
+  readonly dbPid: number | undefined;
   readonly running: boolean;
   /** Starts (again) on the same DATA_DIR and ports; resolves when HTTP answers (ingest listens before HTTP). */
   start(): Promise<void>;
@@ -189,6 +192,9 @@ export interface ServerProcess {
   rss(): number;
   /** Peak resident memory of the current process so far (VmHWM, bytes). */
   peakRss(): number;
+  /** The same two for its embedded database process (PGlite; 0 on PostgreSQL). */
+  dbRss(): number;
+  dbPeakRss(): number;
   /** The last 20 kB of its stdout and stderr, for failure messages. */
   output(): string;
   /** A client logged in as the seeded team's owner. */
@@ -202,8 +208,8 @@ export interface ServerProcessOptions {
   env?: Record<string, string>;
   /** More flags for node, e.g. ['--cpu-prof']. */
   nodeArgs?: string[];
-  /** A bundled JavaScript build of main.ts to run with plain node instead of main.ts through tsx. */
-  entry?: string;
+  /** Run main.ts through tsx instead of the bundle. */
+  fromSource?: boolean;
   /** How long start() waits for the server. Default 60 s. */
   startTimeoutMs?: number;
 }
@@ -217,6 +223,22 @@ function procStatus(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
   } catch {
     return 0;
   }
+}
+
+/** The child processes of `pid` (the server's only one is its PGlite host). */
+function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // Field 4 of stat is the parent's pid; the command (field 2) may contain spaces, so split after ')'.
+      const fields = fs.readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.split(' ');
+      if (Number(fields?.[1]) === pid) children.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
 }
 
 /**
@@ -263,6 +285,14 @@ export async function serverProcess(options: ServerProcessOptions): Promise<Serv
   };
 
   const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+  let dbHost: { serverPid: number; pid: number | undefined } | undefined;
+  const dbHostPid = () => {
+    const serverPid = handle.pid;
+    if (serverPid === undefined) return undefined;
+    if (dbHost?.serverPid !== serverPid || dbHost.pid === undefined)
+      dbHost = { serverPid, pid: childPids(serverPid)[0] };
+    return dbHost.pid;
+  };
 
   const handle: ServerProcess = {
     url,
@@ -273,12 +303,17 @@ export async function serverProcess(options: ServerProcessOptions): Promise<Serv
     get pid() {
       return alive() ? child?.pid : undefined;
     },
+    get dbPid() {
+      return dbHostPid();
+    },
     get running() {
       return alive();
     },
     async start() {
       if (alive()) return;
-      const script = options.entry ? [options.entry] : ['--import', 'tsx', mainScript];
+      const script = options.fromSource
+        ? ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')]
+        : [await buildServer({ onlyIfStale: true })];
       const started = spawn(process.execPath, [...(options.nodeArgs ?? []), ...script], {
         cwd: repoRoot,
         env,
@@ -317,6 +352,8 @@ export async function serverProcess(options: ServerProcessOptions): Promise<Serv
     },
     rss: () => procStatus(handle.pid, 'VmRSS'),
     peakRss: () => procStatus(handle.pid, 'VmHWM'),
+    dbRss: () => procStatus(dbHostPid(), 'VmRSS'),
+    dbPeakRss: () => procStatus(dbHostPid(), 'VmHWM'),
     output: () => output,
     async login(email, password) {
       const client = new TestClient(url);

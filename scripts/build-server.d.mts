@@ -1,0 +1,3 @@
+export const serverDist: string;
+export const serverEntry: string;
+export function buildServer(options?: { onlyIfStale?: boolean }): Promise<string>;
