@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
+import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /** Where file contents live. Local disk now; an S3-compatible store can implement the same. */
@@ -44,22 +44,10 @@ export function createLocalBlobStore(root: string): BlobStore {
     async write(data, options = {}) {
       const key = newKey();
       const tmp = path.join(tmpDir, randomUUID());
-      const hash = createHash('sha256');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          size += chunk.length;
-          if (options.maxBytes !== undefined && size > options.maxBytes)
-            return done(new SizeLimitError(options.maxBytes));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
+      const file = new BlobFileWriter(tmp, options.maxBytes);
       try {
-        await pipeline(data, meter, fs.createWriteStream(tmp));
-        // Flushed to disk before anyone is told the file is stored.
-        const handle = await fsp.open(tmp, 'r+');
-        await handle.sync().finally(() => handle.close());
+        // The writer flushes the file to disk before it finishes: stored means on disk.
+        await pipeline(data, file);
       } catch (error) {
         await fsp.rm(tmp, { force: true });
         throw error;
@@ -70,7 +58,7 @@ export function createLocalBlobStore(root: string): BlobStore {
       // The rename itself is durable only once its directory is flushed.
       const dir = await fsp.open(path.dirname(target), 'r');
       await dir.sync().finally(() => dir.close());
-      return { key, size, sha256: hash.digest('hex') };
+      return { key, size: file.size, sha256: file.sha256() };
     },
     read: (key) => fs.createReadStream(keyPath(key)),
     localPath: keyPath,
@@ -87,4 +75,88 @@ export function createLocalBlobStore(root: string): BlobStore {
       return (await fsp.stat(keyPath(key))).size;
     },
   };
+}
+
+/**
+ * Streams into a file, counting and hashing on the way, in writes of about 1 MiB: sockets hand
+ * over 64 KiB chunks, and each write is a round trip to libuv's thread pool. Gathering them
+ * (writev, no copy) takes a sixteenth of those round trips. Finishes after an fsync.
+ */
+class BlobFileWriter extends Writable {
+  size = 0;
+  private readonly hash = createHash('sha256');
+  private handle?: fsp.FileHandle;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly maxBytes?: number,
+  ) {
+    super({ highWaterMark: 1 << 20 });
+  }
+
+  sha256(): string {
+    return this.hash.digest('hex');
+  }
+
+  override _construct(done: (error?: Error | null) => void): void {
+    fsp.open(this.file, 'w').then((handle) => {
+      this.handle = handle;
+      done();
+    }, done);
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.size += chunk.length;
+    if (this.maxBytes !== undefined && this.size > this.maxBytes)
+      return done(new SizeLimitError(this.maxBytes));
+    this.hash.update(chunk);
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes < 1 << 20) return done();
+    this.flush().then(() => done(), done);
+  }
+
+  override _final(done: (error?: Error | null) => void): void {
+    this.flush()
+      .then(() => this.handle?.sync())
+      .then(() => done(), done);
+  }
+
+  override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
+    const handle = this.handle;
+    this.handle = undefined;
+    if (!handle) return done(error);
+    handle.close().then(
+      () => done(error),
+      () => done(error),
+    );
+  }
+
+  private async flush(): Promise<void> {
+    const chunks = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    // writev may write less than asked (rare for files); write the rest until done.
+    let rest = chunks;
+    while (rest.length > 0 && this.handle) {
+      const { bytesWritten } = await this.handle.writev(rest);
+      rest = dropBytes(rest, bytesWritten);
+    }
+  }
+}
+
+function dropBytes(chunks: Buffer[], count: number): Buffer[] {
+  let left = count;
+  const rest: Buffer[] = [];
+  for (const chunk of chunks) {
+    if (left >= chunk.length) {
+      left -= chunk.length;
+    } else {
+      rest.push(left > 0 ? chunk.subarray(left) : chunk);
+      left = 0;
+    }
+  }
+  return rest;
 }

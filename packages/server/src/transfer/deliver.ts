@@ -1,7 +1,7 @@
 import path from 'node:path/posix';
 import type { AppContext } from '../context.ts';
 import { decryptSecret } from '../crypto/secrets.ts';
-import { type ClaimedJob, countOutgoing, markJobSucceeded } from '../modules/jobs/queries.ts';
+import { type ClaimedJob, findServerDestination, markJobSucceeded } from '../modules/jobs/queries.ts';
 import { recordUpload } from '../modules/jobs/service.ts';
 import type { DestinationPool } from './pool.ts';
 
@@ -10,21 +10,12 @@ export class PermanentDeliveryError extends Error {}
 
 /** Sends one job's file to its FTP/FTPS/SFTP server; resolves with details for the job log. */
 export async function deliverToServer(ctx: AppContext, pool: DestinationPool, job: ClaimedJob) {
-  const server = await ctx.db
-    .selectFrom('ftp_servers')
-    .selectAll()
-    .where('id', '=', job.ftp_server_id ?? -1)
-    .executeTakeFirst();
+  const server = await findServerDestination(ctx.db, job.ftp_server_id ?? -1, job.project_id);
   if (!server) throw new PermanentDeliveryError('The FTP server was deleted');
-  const link = await ctx.db
-    .selectFrom('project_ftp_servers')
-    .select('path')
-    .where('project_id', '=', job.project_id)
-    .where('ftp_server_id', '=', server.id)
-    .executeTakeFirst();
-  if (!link) throw new PermanentDeliveryError('The FTP server was removed from the project');
+  if (server.linked_project_id === null)
+    throw new PermanentDeliveryError('The FTP server was removed from the project');
   // The project's override path, else the server's path, plus the folder the camera uploaded into.
-  const base = link.path ?? server.path;
+  const base = server.override_path ?? server.path;
   const subfolder = path.dirname(job.path) === '.' ? '' : path.dirname(job.path);
   const remoteDir = [base.replace(/\/+$/, ''), subfolder].filter((p) => p !== '').join('/');
   const settings = {
@@ -68,11 +59,10 @@ export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerI
         chain: job.chain,
         sourceUploadId: job.upload_id,
       });
-      const done = await markJobSucceeded(trx, job.id, workerId, Date.now() - started, {
+      const done = await markJobSucceeded(trx, job, workerId, Date.now() - started, {
         project: target.id,
       });
-      if (Number(done.numUpdatedRows) === 0) throw new Error('lease lost');
-      await countOutgoing(trx, job.project_id, job.processed_size);
+      if (!done) throw new Error('lease lost');
     });
   } catch (error) {
     await ctx.blobs.remove(blobKey);

@@ -35,9 +35,24 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     return p;
   };
 
+  // Whether a claim may find work. Wake-ups and the timer set them; a claim that finds nothing
+  // clears its flag unless a wake-up came meanwhile, so idle slots do not poll the database.
+  const maybe = { uploads: true, jobs: true };
+  let wakeups = 0;
+  const expectWork = () => {
+    wakeups++;
+    maybe.uploads = true;
+    maybe.jobs = true;
+  };
+
   async function processOne(): Promise<boolean> {
+    if (!maybe.uploads) return false;
+    const seen = wakeups;
     const upload = await q.claimUploadToProcess(ctx.db, options.leaseSeconds);
-    if (!upload) return false;
+    if (!upload) {
+      if (seen === wakeups) maybe.uploads = false;
+      return false;
+    }
     const result = await processUpload(ctx, {
       id: upload.id,
       teamId: upload.team_id,
@@ -48,12 +63,18 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       sha256: upload.sha256,
     });
     await q.markProcessed(ctx.db, upload.id, result);
+    maybe.jobs = true; // the upload's jobs may run now
     return true;
   }
 
   async function deliverOne(): Promise<boolean> {
+    if (!maybe.jobs) return false;
+    const seen = wakeups;
     const job = await q.claimJob(ctx.db, workerId, options.leaseSeconds);
-    if (!job) return false;
+    if (!job) {
+      if (seen === wakeups) maybe.jobs = false;
+      return false;
+    }
     const started = Date.now();
     const heartbeat = setInterval(
       () => {
@@ -66,11 +87,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
         await deliverToProject(ctx, job, workerId, started);
       } else {
         const sent = await deliverToServer(ctx, pool, job);
-        await ctx.db.transaction().execute(async (trx) => {
-          const done = await q.markJobSucceeded(trx, job.id, workerId, Date.now() - started, sent);
-          if (Number(done.numUpdatedRows) > 0)
-            await q.countOutgoing(trx, job.project_id, Number(job.processed_size));
-        });
+        await q.markJobSucceeded(ctx.db, job, workerId, Date.now() - started, sent);
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -126,7 +143,12 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     }
   }
 
-  const timer = setInterval(pump, 1000);
+  // New work arrives through wake(); the timer finds retries that became due and expired leases.
+  const wake = () => {
+    expectWork();
+    pump();
+  };
+  const timer = setInterval(wake, 1000);
   const retention = setInterval(
     () => void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed')),
     3600_000,
@@ -135,7 +157,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
   void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed'));
 
   return {
-    wake: pump,
+    wake,
     purgeExpired,
     async stop() {
       stopped = true;

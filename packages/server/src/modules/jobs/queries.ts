@@ -66,13 +66,6 @@ export const countIncoming = (db: Db, projectId: number, bytes: number) =>
     .where('id', '=', projectId)
     .execute();
 
-export const countOutgoing = (db: Db, projectId: number, bytes: number) =>
-  db
-    .updateTable('projects')
-    .set((eb) => ({ fileoutcount: eb('fileoutcount', '+', 1), bytessent: eb('bytessent', '+', bytes) }))
-    .where('id', '=', projectId)
-    .execute();
-
 /** Enabled destinations of a project, with the names the job log keeps. */
 export const listEnabledDestinations = async (db: Db, projectId: number) => {
   const [servers, projects] = await Promise.all([
@@ -216,26 +209,42 @@ export const extendLease = (db: Db, jobId: number, workerId: string, leaseSecond
   sql`update jobs set locked_until = now() + make_interval(secs => ${leaseSeconds})
       where id = ${jobId} and state = 'running' and locked_by = ${workerId}`.execute(db);
 
-export const markJobSucceeded = (
+/**
+ * Finishes a job this worker holds and counts the file as sent by its project, in one
+ * statement. False when the lease was lost (another worker has the job now).
+ */
+export async function markJobSucceeded(
   db: Db,
-  jobId: number,
+  job: { id: number; project_id: number; processed_size: number },
   workerId: string,
   durationMs: number,
   detail: unknown,
-) =>
+): Promise<boolean> {
+  const result = await sql<{ id: number }>`
+    with done as (
+      update jobs set state = 'succeeded', uploadduration = ${durationMs}, finished_at = now(),
+        locked_until = null, errortext = null, detail = ${JSON.stringify(detail)}
+      where id = ${job.id} and locked_by = ${workerId} and state = 'running'
+      returning id
+    ), counted as (
+      update projects set fileoutcount = fileoutcount + 1, bytessent = bytessent + ${Number(job.processed_size)}
+      where id = ${job.project_id} and exists (select 1 from done)
+    )
+    select id from done
+  `.execute(db);
+  return result.rows.length > 0;
+}
+
+/** The FTP server a job goes to and the project's link to it (absent when removed from the project). */
+export const findServerDestination = (db: Db, serverId: number, projectId: number) =>
   db
-    .updateTable('jobs')
-    .set({
-      state: 'succeeded',
-      uploadduration: durationMs,
-      finished_at: new Date(),
-      locked_until: null,
-      errortext: null,
-      detail: JSON.stringify(detail),
-    })
-    .where('id', '=', jobId)
-    .where('locked_by', '=', workerId)
-    .where('state', '=', 'running')
+    .selectFrom('ftp_servers as s')
+    .leftJoin('project_ftp_servers as pf', (join) =>
+      join.onRef('pf.ftp_server_id', '=', 's.id').on('pf.project_id', '=', projectId),
+    )
+    .selectAll('s')
+    .select(['pf.project_id as linked_project_id', 'pf.path as override_path'])
+    .where('s.id', '=', serverId)
     .executeTakeFirst();
 
 export const markJobFailedTry = (
