@@ -2,7 +2,7 @@
 // Runs the test suites with node's test runner (TypeScript through tsx):
 //   unit  *.test.ts beside the code
 //   int   *.int.test.ts against PGlite, and again against PostgreSQL when TEST_DATABASE_URL is set
-//   e2e   e2e/*.e2e.test.ts in Chromium against the built web app
+//   e2e   e2e/*.e2e.test.ts in Chromium against the built web app and the server bundle
 // `node scripts/test.mjs [unit|int|e2e ...]`; no argument runs all. Ends with "N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -62,6 +62,13 @@ function run(label, files, env = {}, concurrency = 2) {
       resolve();
     });
   });
+}
+
+// Server processes in the int and e2e suites run the bundle that `npm start` runs; build it once
+// here, so that parallel test files never build it at the same time.
+if (suites.includes('int') || suites.includes('e2e')) {
+  const { buildServer } = await import('./build-server.mjs');
+  await buildServer();
 }
 
 for (const suite of suites) {

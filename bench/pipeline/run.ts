@@ -5,7 +5,7 @@
 //
 //   npx tsx bench/pipeline/run.ts [--files 200] [--size-mb 5] [--clients 4] [--rounds 2]
 //       [--paced-files 100] [--paced-rate 25] [--big-gib 1] [--skip-big]
-//       [--postgres URL] [--tsx] [--dir /dev/shm] [--profile DIR]
+//       [--postgres URL] [--tsx] [--dir /dev/shm] [--profile DIR] [--node-flags "..."]
 import { type ChildProcess, fork } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -46,6 +46,8 @@ const { values: opts } = parseArgs({
     dir: { type: 'string', default: fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir() },
     /** Writes a V8 CPU profile of the server process into this folder (when it stops). */
     profile: { type: 'string' },
+    /** More flags for the server's node, e.g. "--max-semi-space-size=4" (to compare settings). */
+    'node-flags': { type: 'string', default: '' },
   },
 });
 const fileCount = Number(opts.files);
@@ -356,7 +358,10 @@ async function main() {
       dataDir: data.dataDir,
       databaseUrl: data.databaseUrl,
       env: { JOB_LEASE_SECONDS: '60', LOG_LEVEL: 'warn' },
-      nodeArgs: opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile)}`] : [],
+      nodeArgs: [
+        ...(opts['node-flags'] ?? '').split(' ').filter(Boolean),
+        ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(opts.profile)}`] : []),
+      ],
     });
     t = performance.now();
     await server.start();

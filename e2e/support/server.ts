@@ -9,6 +9,7 @@ import fsp from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { buildServer } from '../../scripts/build-server.mjs';
 import { firstLink, type Mail, readMails, waitForMail } from './mail.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -131,7 +132,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   const lines: string[] = [];
   const logTail = () => lines.slice(-40).join('\n');
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+  // As `npm start` runs it: the server bundle (rebuilt when its sources changed) with plain node.
+  const child = spawn(process.execPath, [await buildServer({ onlyIfStale: true })], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -19,7 +19,7 @@ export interface EmbeddedDatabase {
  * V8 flags for the database process. Liftoff-only skips optimising PGlite's WebAssembly a second
  * time: about 65 MB less memory for about 1.2× the time per statement, on a core of its own.
  */
-const hostV8Flags = ['--liftoff-only'];
+const hostV8Flags = ['--liftoff-only', '--max-semi-space-size=1'];
 
 /** pglite-host beside this module: .ts when running from source (through tsx), .mjs in the bundle. */
 function hostCommand(): { file: string; execArgv: string[] } {
