@@ -28,7 +28,10 @@ export async function deliverToServer(ctx: AppContext, pool: DestinationPool, jo
   };
   const result = await pool.use(
     { id: server.id, settings, maxConnections: server.max_connections },
-    (client) => client.upload(ctx.blobs.localPath(job.processed_blob_key), remoteDir, job.filename),
+    (client) =>
+      client.upload(ctx.blobs.localPath(job.processed_blob_key), remoteDir, job.filename, {
+        tempTag: `job${job.id}`,
+      }),
   );
   return { remoteDir, bytes: result.bytes, ms: result.ms };
 }

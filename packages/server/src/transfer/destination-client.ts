@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { assertAllowedHost } from '../net/outbound-guard.ts';
 import { connectFtp } from './ftp-client.ts';
 import { connectSftp } from './sftp-client.ts';
+import type { UploadOptions } from './upload-helpers.ts';
 
 export { DestinationError } from './upload-helpers.ts';
 
@@ -36,7 +37,7 @@ export interface UploadResult {
 export interface DestinationClient {
   /**
    * Uploads `source` (a local file path or a stream) to `remoteDir/fileName`: creates
-   * `remoteDir` when missing (with parents), writes `.fileName.<random>.part`, renames it to
+   * `remoteDir` when missing (with parents), writes `.fileName.<tag>.part`, renames it to
    * `fileName` (replacing an existing file). `remoteDir` '' = the login folder; relative
    * paths start there, absolute ones at the server's root.
    */
@@ -44,7 +45,7 @@ export interface DestinationClient {
     source: string | Readable,
     remoteDir: string,
     fileName: string,
-    onProgress?: (bytes: number) => void,
+    options?: UploadOptions,
   ): Promise<UploadResult>;
   /** Enters `path` ('' = login folder) and lists it; returns a short summary like '3 entries'. Creates nothing. */
   test(path: string): Promise<string>;

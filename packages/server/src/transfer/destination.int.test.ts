@@ -84,8 +84,10 @@ for (const protocol of ['ftp', 'ftps', 'sftp'] as const) {
       try {
         const first = crypto.randomBytes(400_000);
         let progress = 0;
-        const result = await client.upload(Readable.from([first]), dir, 'IMG_1.JPG', (b) => {
-          progress = b;
+        const result = await client.upload(Readable.from([first]), dir, 'IMG_1.JPG', {
+          onProgress: (b) => {
+            progress = b;
+          },
         });
         assert.equal(result.bytes, first.length);
         assert.equal(progress, first.length);
@@ -111,6 +113,22 @@ for (const protocol of ['ftp', 'ftps', 'sftp'] as const) {
       } finally {
         await client.close();
       }
+    });
+
+    test('a retry with the same tag writes over the half-written file a crashed try left', async () => {
+      const dir = `agency/${protocol}/retry`;
+      const picture = crypto.randomBytes(200_000);
+      // What a try killed mid-transfer leaves: the job's temporary file, half written.
+      fs.mkdirSync(backend.fileOf(7, dir), { recursive: true });
+      fs.writeFileSync(backend.fileOf(7, `${dir}/.IMG_9.JPG.job42.part`), picture.subarray(0, 70_000));
+      const client = await createDestinationClient(settings(protocol));
+      try {
+        await client.upload(Readable.from([picture]), dir, 'IMG_9.JPG', { tempTag: 'job42' });
+      } finally {
+        await client.close();
+      }
+      assert.equal(sha(fs.readFileSync(backend.fileOf(7, `${dir}/IMG_9.JPG`))), sha(picture));
+      assert.deepEqual(fs.readdirSync(backend.fileOf(7, dir)), ['IMG_9.JPG'], 'no temporary file left');
     });
 
     test('Test command: Success!!! or the server text', async () => {

@@ -8,6 +8,7 @@ import {
   DestinationError,
   normalizeRemoteDir,
   temporaryName,
+  type UploadOptions,
 } from './upload-helpers.ts';
 
 /**
@@ -63,13 +64,13 @@ class FtpDestination implements DestinationClient {
     source: string | Readable,
     remoteDir: string,
     fileName: string,
-    onProgress?: (bytes: number) => void,
+    { tempTag, onProgress }: UploadOptions = {},
   ): Promise<UploadResult> {
     checkFileName(fileName);
     const started = Date.now();
     try {
       await this.enter(normalizeRemoteDir(remoteDir), true);
-      const temp = temporaryName(fileName);
+      const temp = temporaryName(fileName, tempTag);
       const counted = countingSource(source, onProgress);
       try {
         await this.client.uploadFrom(counted.stream, temp);

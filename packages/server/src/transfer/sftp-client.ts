@@ -9,6 +9,7 @@ import {
   DestinationError,
   normalizeRemoteDir,
   temporaryName,
+  type UploadOptions,
 } from './upload-helpers.ts';
 
 /**
@@ -80,12 +81,12 @@ class SftpDestination implements DestinationClient {
     source: string | Readable,
     remoteDir: string,
     fileName: string,
-    onProgress?: (bytes: number) => void,
+    { tempTag, onProgress }: UploadOptions = {},
   ): Promise<UploadResult> {
     checkFileName(fileName);
     const started = Date.now();
     const dir = normalizeRemoteDir(remoteDir) || '.';
-    const temp = path.posix.join(dir, temporaryName(fileName));
+    const temp = path.posix.join(dir, temporaryName(fileName, tempTag));
     const target = path.posix.join(dir, fileName);
     try {
       if ((await this.sftp.exists(dir)) !== 'd') await this.sftp.mkdir(dir, true);

@@ -32,9 +32,20 @@ export function normalizeRemoteDir(remoteDir: string): string {
   return trimmed.length > 1 ? trimmed.replace(/\/$/, '') : trimmed;
 }
 
-export function temporaryName(fileName: string): string {
-  // Random part: two workers uploading the same name into one folder must not share a temp file.
-  return `.${fileName}.${crypto.randomBytes(4).toString('hex')}.part`;
+/**
+ * `.name.<tag>.part`. The pipeline tags it with the job, so a retry after a crash writes over
+ * the half-written file it left instead of leaving it behind; untagged uploads get a random
+ * tag, so that two uploads of one name into one folder never share a temporary file.
+ */
+export function temporaryName(fileName: string, tag?: string): string {
+  const part = tag && /^[A-Za-z0-9-]{1,40}$/.test(tag) ? tag : crypto.randomBytes(4).toString('hex');
+  return `.${fileName}.${part}.part`;
+}
+
+export interface UploadOptions {
+  /** Names the temporary file (see temporaryName); the pipeline passes the job. */
+  tempTag?: string;
+  onProgress?: (bytes: number) => void;
 }
 
 /** Streams the source through a byte counter (no whole files in memory). */
