@@ -19,6 +19,24 @@ const projectParams = z.object({
 const ok = { result: 'OK' as const };
 const written = (warnings: string[]) => ({ result: 'OK' as const, warnings });
 
+/**
+ * Spec §7 addresses a value three ways: the whole value, one item of a list (/position/{n}) or
+ * one language of an alt text (/lang/{lang}); the value routes differ in nothing else.
+ */
+const valueAddresses = {
+  value: { url: '/project/:id/xmpvalue/:ids', params: c.xmpValueParams },
+  position: { url: '/project/:id/xmpvalue/:ids/position/:n', params: c.xmpValuePositionParams },
+  lang: { url: '/project/:id/xmpvalue/:ids/lang/:lang', params: c.xmpValueLangParams },
+};
+type ValueAddress = (typeof valueAddresses)[keyof typeof valueAddresses];
+
+/** The value an address names, as the service takes it (each URL carries only its own parameters). */
+function addressedValue(params: z.output<ValueAddress['params']>) {
+  if ('n' in params) return { propertytypeids: params.ids, position: params.n };
+  if ('lang' in params) return { propertytypeids: params.ids, lang: params.lang };
+  return { propertytypeids: params.ids };
+}
+
 defineCommand('storexmpfile', async (ctx, run) =>
   metadata.storeXmpFile(ctx, await memberForCommand(ctx.db, run), c.storeXmpFileBody.parse(run.payload)),
 );
@@ -67,64 +85,39 @@ export function metadataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.put(
-      '/project/:id/xmpvalue/:ids',
-      {
+    /** PUT of one value at each address, and POST of one language of an alt text. */
+    const setValueRoute = (
+      method: 'PUT' | 'POST',
+      at: ValueAddress,
+      body: typeof c.putXmpValueBody | typeof c.postXmpLangValueBody,
+      response: typeof c.putXmpValueResponse | typeof c.postXmpLangValueResponse,
+    ) =>
+      app.route({
+        method,
+        url: at.url,
         config: projectNode('write'),
-        schema: {
-          params: c.xmpValueParams,
-          body: c.putXmpValueBody,
-          response: { 200: c.putXmpValueResponse },
+        schema: { params: at.params, body, response: { 200: response } },
+        handler: async (request) =>
+          written(
+            await metadata.putValue(ctx, request.member, request.params.id, {
+              ...addressedValue(request.params),
+              value: request.body.value,
+            }),
+          ),
+      });
+    const deleteValueRoute = (at: ValueAddress) =>
+      app.delete(
+        at.url,
+        { config: projectNode('write'), schema: { params: at.params, response: { 200: okResult } } },
+        async (request) => {
+          await metadata.deleteValue(ctx, request.member, request.params.id, addressedValue(request.params));
+          return ok;
         },
-      },
-      async (request) =>
-        written(
-          await metadata.putValue(ctx, request.member, request.params.id, {
-            propertytypeids: request.params.ids,
-            value: request.body.value,
-          }),
-        ),
-    );
+      );
 
-    app.put(
-      '/project/:id/xmpvalue/:ids/position/:n',
-      {
-        config: projectNode('write'),
-        schema: {
-          params: c.xmpValuePositionParams,
-          body: c.putXmpValueBody,
-          response: { 200: c.putXmpValueResponse },
-        },
-      },
-      async (request) =>
-        written(
-          await metadata.putValue(ctx, request.member, request.params.id, {
-            propertytypeids: request.params.ids,
-            position: request.params.n,
-            value: request.body.value,
-          }),
-        ),
-    );
-
-    app.put(
-      '/project/:id/xmpvalue/:ids/lang/:lang',
-      {
-        config: projectNode('write'),
-        schema: {
-          params: c.xmpValueLangParams,
-          body: c.putXmpValueBody,
-          response: { 200: c.putXmpValueResponse },
-        },
-      },
-      async (request) =>
-        written(
-          await metadata.putLangValue(ctx, request.member, request.params.id, {
-            propertytypeids: request.params.ids,
-            lang: request.params.lang,
-            value: request.body.value,
-          }),
-        ),
-    );
+    for (const at of Object.values(valueAddresses)) {
+      setValueRoute('PUT', at, c.putXmpValueBody, c.putXmpValueResponse);
+    }
 
     app.post(
       '/project/:id/xmpvalue/:ids/position/:n',
@@ -146,63 +139,9 @@ export function metadataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         ),
     );
 
-    app.post(
-      '/project/:id/xmpvalue/:ids/lang/:lang',
-      {
-        config: projectNode('write'),
-        schema: {
-          params: c.xmpValueLangParams,
-          body: c.postXmpLangValueBody,
-          response: { 200: c.postXmpLangValueResponse },
-        },
-      },
-      async (request) =>
-        written(
-          await metadata.putLangValue(ctx, request.member, request.params.id, {
-            propertytypeids: request.params.ids,
-            lang: request.params.lang,
-            value: request.body.value,
-          }),
-        ),
-    );
+    setValueRoute('POST', valueAddresses.lang, c.postXmpLangValueBody, c.postXmpLangValueResponse);
 
-    app.delete(
-      '/project/:id/xmpvalue/:ids',
-      { config: projectNode('write'), schema: { params: c.xmpValueParams, response: { 200: okResult } } },
-      async (request) => {
-        await metadata.deleteValue(ctx, request.member, request.params.id, {
-          propertytypeids: request.params.ids,
-        });
-        return ok;
-      },
-    );
-
-    app.delete(
-      '/project/:id/xmpvalue/:ids/position/:n',
-      {
-        config: projectNode('write'),
-        schema: { params: c.xmpValuePositionParams, response: { 200: okResult } },
-      },
-      async (request) => {
-        await metadata.deleteValue(ctx, request.member, request.params.id, {
-          propertytypeids: request.params.ids,
-          position: request.params.n,
-        });
-        return ok;
-      },
-    );
-
-    app.delete(
-      '/project/:id/xmpvalue/:ids/lang/:lang',
-      { config: projectNode('write'), schema: { params: c.xmpValueLangParams, response: { 200: okResult } } },
-      async (request) => {
-        await metadata.deleteValue(ctx, request.member, request.params.id, {
-          propertytypeids: request.params.ids,
-          lang: request.params.lang,
-        });
-        return ok;
-      },
-    );
+    for (const at of Object.values(valueAddresses)) deleteValueRoute(at);
 
     app.put(
       '/project/:id/xmpvaluemode/:propertyId/mode/:mode',

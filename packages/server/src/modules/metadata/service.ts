@@ -102,29 +102,22 @@ const uniqueRows = (checked: readonly CheckedValue[]) => [
   ).values(),
 ];
 
-/** PUT xmpvalue/{ids}[/position/{n}|/lang/{lang}] and POST xmpvalue/{id}/lang/{lang}: sets one value. */
+/**
+ * PUT xmpvalue/{ids}[/position/{n}|/lang/{lang}] and POST xmpvalue/{id}/lang/{lang}: sets one
+ * value; one in a language must belong to an Alt text, even in the default language.
+ */
 export async function putValue(
   ctx: AppContext,
   member: Member,
   projectId: number,
   input: { propertytypeids: string; value: string; position?: number; lang?: string },
 ) {
+  if (input.lang !== undefined) requireAltText(input.propertytypeids);
   const project = await requireProject(ctx, member, projectId, 'write');
   const checked = checkValue(input);
   await requireRoom(ctx, project.id, 1);
   await q.upsertValues(ctx.db, project.id, [checked.row]);
   return warningsOf([checked]);
-}
-
-/** POST xmpvalue/{id}/lang/{lang}: a value in another language of an Alt text. */
-export async function putLangValue(
-  ctx: AppContext,
-  member: Member,
-  projectId: number,
-  input: { propertytypeids: string; lang: string; value: string },
-) {
-  requireAltText(input.propertytypeids);
-  return putValue(ctx, member, projectId, input);
 }
 
 /** POST xmpvalue/{id}/position/{n}: one item of an array of structures, given by its fields (replaces the item). */
