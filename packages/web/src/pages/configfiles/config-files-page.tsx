@@ -5,7 +5,6 @@ import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
-import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import {
   Alert,
   AlertTitle,
@@ -38,9 +37,10 @@ import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
 import { DataTable } from '../../app/data-table.tsx';
 import { describeError } from '../../app/errors/report-error.ts';
 import { formatDateTime, formatSize } from '../../app/format.ts';
-import { PageContainer, PageHeader, PageSpinner, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
+import { OwnersAndOperatorsOnly } from '../../app/owners-and-operators-only.tsx';
+import { PageContainer, PageHeader, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
 import { readAsDataUrl } from '../../app/read-file.ts';
-import { useCurrentTeam, useSession } from '../../app/session.ts';
+import { useCurrentTeam } from '../../app/session.ts';
 import { replacedFileId } from './config-file-rules.ts';
 
 function UploadArea({ teamUuid, files }: { teamUuid: string; files: readonly ConfigFile[] }) {
@@ -270,30 +270,14 @@ function ConfigFiles({ teamUuid }: { teamUuid: string }) {
 }
 
 export function ConfigFilesPage() {
-  const { t } = useTranslation('common');
-  const { t: tf } = useTranslation('configFiles');
-  useDocumentTitle(tf('title'));
+  const { t } = useTranslation('configFiles');
+  useDocumentTitle(t('title'));
   const team = useCurrentTeam();
-  const session = useSession();
-  const groupsKnown = session.status === 'loggedIn' && session.groups !== undefined;
-  const allowed = session.status === 'loggedIn' && (session.isOwner || session.isOperator);
   return (
     <PageContainer>
-      {!groupsKnown ? (
-        <PageSpinner />
-      ) : allowed ? (
+      <OwnersAndOperatorsOnly>
         <ConfigFiles teamUuid={team.teamid} />
-      ) : (
-        <Card>
-          <StatusPanel
-            icon={<LockOutlinedIcon />}
-            tone="warning"
-            title={t('noAccess.title')}
-            text={t('noAccess.text')}
-            testId="no-access"
-          />
-        </Card>
-      )}
+      </OwnersAndOperatorsOnly>
     </PageContainer>
   );
 }

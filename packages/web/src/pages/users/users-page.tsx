@@ -4,7 +4,6 @@ import BadgeOutlinedIcon from '@mui/icons-material/BadgeOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import GroupOffOutlinedIcon from '@mui/icons-material/GroupOffOutlined';
 import HowToRegOutlinedIcon from '@mui/icons-material/HowToRegOutlined';
-import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import PeopleOutlineIcon from '@mui/icons-material/PeopleOutlined';
 import PersonAddAltOutlinedIcon from '@mui/icons-material/PersonAddAltOutlined';
 import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
@@ -29,8 +28,9 @@ import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
 import { DataTable } from '../../app/data-table.tsx';
 import { useDebugMode } from '../../app/debug-mode.ts';
 import { useGroupLabel } from '../../app/group-label.ts';
-import { PageContainer, PageHeader, PageSpinner, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
-import { initialsOf, useCurrentTeam, useSession } from '../../app/session.ts';
+import { OwnersAndOperatorsOnly } from '../../app/owners-and-operators-only.tsx';
+import { PageContainer, PageHeader, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
+import { initialsOf, useCurrentTeam } from '../../app/session.ts';
 import { AcceptInvitationDialog } from './accept-invitation-dialog.tsx';
 import { EditUserDialog } from './edit-user-dialog.tsx';
 import { InviteUserDialog } from './invite-user-dialog.tsx';
@@ -233,30 +233,14 @@ function UsersTable({ teamUuid }: { teamUuid: string }) {
 }
 
 export function UsersPage() {
-  const { t } = useTranslation('common');
-  const { t: tu } = useTranslation('users');
-  useDocumentTitle(tu('title'));
+  const { t } = useTranslation('users');
+  useDocumentTitle(t('title'));
   const team = useCurrentTeam();
-  const session = useSession();
-  const groupsKnown = session.status === 'loggedIn' && session.groups !== undefined;
-  const allowed = session.status === 'loggedIn' && (session.isOwner || session.isOperator);
   return (
     <PageContainer>
-      {!groupsKnown ? (
-        <PageSpinner />
-      ) : allowed ? (
+      <OwnersAndOperatorsOnly>
         <UsersTable teamUuid={team.teamid} />
-      ) : (
-        <Card>
-          <StatusPanel
-            icon={<LockOutlinedIcon />}
-            tone="warning"
-            title={t('noAccess.title')}
-            text={t('noAccess.text')}
-            testId="no-access"
-          />
-        </Card>
-      )}
+      </OwnersAndOperatorsOnly>
     </PageContainer>
   );
 }
