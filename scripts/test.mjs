@@ -2,6 +2,7 @@
 // Runs the test suites with node's test runner (TypeScript through tsx):
 //   unit  *.test.ts beside the code
 //   int   *.int.test.ts against PGlite, and again against PostgreSQL when TEST_DATABASE_URL is set
+//   static  Biome (lint and format) and the TypeScript type check of every project
 //   e2e   e2e/*.e2e.test.ts in Chromium against the built web app and the server bundle
 // `node scripts/test.mjs [unit|int|e2e ...]`; no argument runs all. Ends with "N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const wanted = process.argv.slice(2);
-const suites = wanted.length ? wanted : ['unit', 'int', 'e2e'];
+const suites = wanted.length ? wanted : ['static', 'unit', 'int', 'e2e'];
 
 function findFiles(dir, test) {
   const out = [];
@@ -71,8 +72,19 @@ if (suites.includes('int') || suites.includes('e2e')) {
   await buildServer();
 }
 
+/** A command that passes or fails as a whole (counted as one test). */
+function check(label, command, args) {
+  console.log(`\n=== ${label} ===`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status === 0) passed += 1;
+  else failed += 1;
+}
+
 for (const suite of suites) {
-  if (suite === 'unit') {
+  if (suite === 'static') {
+    check('lint (Biome)', 'npx', ['biome', 'check', '.']);
+    check('type check', 'npm', ['run', 'typecheck']);
+  } else if (suite === 'unit') {
     await run('unit', findFiles(packagesDir, isUnit), {}, 2);
   } else if (suite === 'int') {
     const files = findFiles(packagesDir, isInt);

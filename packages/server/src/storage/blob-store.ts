@@ -109,13 +109,15 @@ class BlobFileWriter extends Writable {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
     this.size += chunk.length;
-    if (this.maxBytes !== undefined && this.size > this.maxBytes)
-      return done(new SizeLimitError(this.maxBytes));
+    if (this.maxBytes !== undefined && this.size > this.maxBytes) {
+      done(new SizeLimitError(this.maxBytes));
+      return;
+    }
     this.hash.update(chunk);
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
-    if (this.pendingBytes < 1 << 20) return done();
-    this.flush().then(() => done(), done);
+    if (this.pendingBytes < 1 << 20) done();
+    else this.flush().then(() => done(), done);
   }
 
   override _final(done: (error?: Error | null) => void): void {
@@ -127,7 +129,10 @@ class BlobFileWriter extends Writable {
   override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
     const handle = this.handle;
     this.handle = undefined;
-    if (!handle) return done(error);
+    if (!handle) {
+      done(error);
+      return;
+    }
     handle.close().then(
       () => done(error),
       () => done(error),
