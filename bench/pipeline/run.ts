@@ -242,7 +242,11 @@ function cpuMeter(server: ServerProcess, destinations: Destinations): () => Cpu 
   };
 }
 
-/** Resident memory of the server, of its embedded database process (0 on PostgreSQL), and both. */
+/**
+ * Resident memory of the server, of its embedded database process (0 on PostgreSQL), and of
+ * both together: the server's RSS plus the database process's private memory, so that the
+ * pages of node's own code, which both map, count once.
+ */
 interface Rss {
   server: number;
   db: number;
@@ -250,7 +254,7 @@ interface Rss {
 }
 const rssNow = (server: ServerProcess): Rss => {
   const [own, db] = [server.rss(), server.dbRss()];
-  return { server: own, db, both: own + db };
+  return { server: own, db, both: own + (db > 0 ? server.dbPrivate() : 0) };
 };
 
 /** Samples resident memory every `everyMs` until stopped; returns the highest values seen. */
@@ -514,7 +518,7 @@ async function main() {
       if (embedded)
         rows.push(
           ['  + embedded database process (PGlite)', fmt(value.db / MB), '', ''],
-          ['  = both processes', fmt(value.both / MB), '', verdict(value.both)],
+          ['  = both processes (shared code once)', fmt(value.both / MB), '', verdict(value.both)],
         );
       return rows;
     };

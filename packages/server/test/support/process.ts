@@ -195,6 +195,11 @@ export interface ServerProcess {
   /** The same two for its embedded database process (PGlite; 0 on PostgreSQL). */
   dbRss(): number;
   dbPeakRss(): number;
+  /**
+   * The database process's private memory (bytes): its RSS without the pages it shares with
+   * the server (node's own code), which the server's RSS already counts.
+   */
+  dbPrivate(): number;
   /** The last 20 kB of its stdout and stderr, for failure messages. */
   output(): string;
   /** A client logged in as the seeded team's owner. */
@@ -220,6 +225,18 @@ function procStatus(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
     const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1];
     return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Private_Clean + Private_Dirty of a process (bytes; 0 when it is gone). */
+function privateMemory(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+    return (kb('Private_Clean') + kb('Private_Dirty')) * 1024;
   } catch {
     return 0;
   }
@@ -354,6 +371,7 @@ export async function serverProcess(options: ServerProcessOptions): Promise<Serv
     peakRss: () => procStatus(handle.pid, 'VmHWM'),
     dbRss: () => procStatus(dbHostPid(), 'VmRSS'),
     dbPeakRss: () => procStatus(dbHostPid(), 'VmHWM'),
+    dbPrivate: () => privateMemory(dbHostPid()),
     output: () => output,
     async login(email, password) {
       const client = new TestClient(url);
