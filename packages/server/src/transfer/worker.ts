@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import * as q from '../modules/jobs/queries.ts';
+import { purgeExpiredTestImages } from '../modules/metadata/test-image.ts';
 import { deliverToProject, deliverToServer, PermanentDeliveryError } from './deliver.ts';
 import { notifyJobGaveUp } from './notify.ts';
 import { DestinationPool } from './pool.ts';
@@ -128,6 +129,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
   };
 
   async function purgeExpired() {
+    await purgeExpiredTestImages(ctx, { all: true });
     const before = new Date(Date.now() - options.retentionDays * 24 * 3600_000);
     for (;;) {
       const expired = await q.listExpiredUploads(ctx.db, before, 500);

@@ -10,6 +10,7 @@ import { Client } from 'basic-ftp';
 import type { TestClient } from '../../../test/support/client.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
+import { startPipelineWorker } from '../../transfer/worker.ts';
 import { createProject, dataUrl, readImage, runCommand, withCameraSerial } from './metadata.test-support.ts';
 
 // A random passive range so parallel test processes do not compete for the same ports.
@@ -189,6 +190,32 @@ describe('processimage', () => {
       .where('team_id', '=', team.teamId)
       .execute();
     assert.equal((await team.owner.client.get(url)).status, 404);
+
+    // The worker's hourly retention removes the expired rows and their files.
+    const { ctx } = server.running;
+    const rows = await ctx.db
+      .selectFrom('metadata_test_images')
+      .select(['source_blob_key', 'result_blob_key'])
+      .where('team_id', '=', team.teamId)
+      .execute();
+    const files = rows
+      .flatMap((r) => [r.source_blob_key, r.result_blob_key])
+      .filter((k): k is string => k !== null)
+      .map((k) => ctx.blobs.localPath(k));
+    assert.ok(files.length >= 1 && files.every((f) => fs.existsSync(f)), 'the stamped result is on disk');
+    const worker = startPipelineWorker(ctx, { concurrency: 1, leaseSeconds: 30, retentionDays: 30 });
+    await worker.purgeExpired();
+    await worker.stop();
+    const left = await ctx.db
+      .selectFrom('metadata_test_images')
+      .select('id')
+      .where('team_id', '=', team.teamId)
+      .execute();
+    assert.deepEqual(left, []);
+    assert.ok(
+      files.every((f) => !fs.existsSync(f)),
+      'the files are gone too',
+    );
   });
 
   test('a file that is no usable JPEG fails with position and message; bad requests are refused', async () => {

@@ -26,13 +26,20 @@ export const processImagePayload = z.object({
 });
 export type ProcessImagePayload = z.infer<typeof processImagePayload>;
 
-/** Removes expired test images of every team (run when a new one arrives). */
-export async function purgeExpiredTestImages(ctx: AppContext) {
-  const rows = await q.deleteExpiredTestImages(ctx.db, new Date(), 100);
-  const keys = rows
-    .flatMap((r) => [r.source_blob_key, r.result_blob_key])
-    .filter((k): k is string => k !== null);
-  await Promise.all(keys.map((k) => ctx.blobs.remove(k).catch(() => {})));
+/**
+ * Removes expired test images of every team with their files: when a new one arrives (a batch)
+ * and with the worker's hourly retention (all of them).
+ */
+export async function purgeExpiredTestImages(ctx: AppContext, options: { all?: boolean } = {}) {
+  const batch = 100;
+  for (;;) {
+    const rows = await q.deleteExpiredTestImages(ctx.db, new Date(), batch);
+    const keys = rows
+      .flatMap((r) => [r.source_blob_key, r.result_blob_key])
+      .filter((k): k is string => k !== null);
+    await Promise.all(keys.map((k) => ctx.blobs.remove(k).catch(() => {})));
+    if (!options.all || rows.length < batch) return;
+  }
 }
 
 /** Checks and stores the uploaded test image; the route then queues the command with the payload. */
