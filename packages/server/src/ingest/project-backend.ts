@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { decryptSecret } from '../crypto/secrets.ts';
 import { recordUpload } from '../modules/jobs/service.ts';
@@ -14,6 +13,7 @@ import type {
   IngestSessionInfo,
 } from './backend.ts';
 import { IngestUserError } from './backend.ts';
+import * as q from './queries.ts';
 
 // What LIST shows of a folder: uploads of the last week (cameras look for their own files).
 const listingDays = 7;
@@ -23,28 +23,11 @@ const sessionsKept = 500;
 export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
   const { db } = ctx;
 
-  const latestUpload = (projectId: number, path: string) =>
-    db
-      .selectFrom('uploads')
-      .select(['id', 'size', 'received_at', 'blob_key', 'processed_blob_key'])
-      .where('project_id', '=', projectId)
-      .where('path', '=', path)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-
   /** A file may still be deleted or renamed while none of its jobs has started. */
   async function requireUndelivered(projectId: number, path: string) {
-    const upload = await latestUpload(projectId, path);
+    const upload = await q.findLatestUpload(db, projectId, path);
     if (!upload) throw new IngestUserError('No such file');
-    const started = await db
-      .selectFrom('jobs')
-      .select('id')
-      .where('upload_id', '=', upload.id)
-      .where('state', 'in', ['running', 'succeeded'])
-      .limit(1)
-      .executeTakeFirst();
-    if (started) throw new IngestUserError('File already delivered');
+    if (await q.hasStartedDelivery(db, upload.id)) throw new IngestUserError('File already delivered');
     return upload;
   }
 
@@ -62,11 +45,7 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
       const blob = await ctx.blobs.write(data, { maxBytes: ctx.config.MAX_UPLOAD_BYTES });
       try {
         await db.transaction().execute(async (trx) => {
-          const project = await trx
-            .selectFrom('projects')
-            .select(['id', 'team_id'])
-            .where('id', '=', account.projectId)
-            .executeTakeFirst();
+          const project = await projectQueries.findProjectTeam(trx, account.projectId);
           if (!project) throw new IngestUserError('Project no longer exists');
           await recordUpload(trx, {
             teamId: project.team_id,
@@ -92,21 +71,8 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
     async list(account, dir) {
       const prefix = dir === '' ? '' : `${dir}/`;
       const [uploads, dirs] = await Promise.all([
-        db
-          .selectFrom('uploads')
-          .select(['path', 'size', 'received_at'])
-          .where('project_id', '=', account.projectId)
-          .where('received_at', '>', sql<Date>`now() - make_interval(days => ${listingDays})`)
-          .where('path', 'like', `${escapeLike(prefix)}%`)
-          .orderBy('id', 'desc')
-          .limit(5000)
-          .execute(),
-        db
-          .selectFrom('ingest_directories')
-          .select(['path', 'created_at'])
-          .where('project_id', '=', account.projectId)
-          .where('path', 'like', `${escapeLike(prefix)}%`)
-          .execute(),
+        q.listRecentUploads(db, account.projectId, prefix, listingDays),
+        q.listDirectories(db, account.projectId, prefix),
       ]);
       const entries = new Map<string, IngestEntry>();
       for (const d of dirs) {
@@ -131,32 +97,16 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
     async makeDirectory(account, dir) {
       const parts = dir.split('/');
       const all = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
-      await db
-        .insertInto('ingest_directories')
-        .values(all.map((path) => ({ project_id: account.projectId, path })))
-        .onConflict((oc) => oc.columns(['project_id', 'path']).doNothing())
-        .execute();
+      await q.insertDirectories(db, account.projectId, all);
     },
 
     async stat(account, path) {
       if (path === '') return { size: 0, mtime: new Date(), isDirectory: true };
-      const file = await latestUpload(account.projectId, path);
+      const file = await q.findLatestUpload(db, account.projectId, path);
       if (file) return { size: Number(file.size), mtime: new Date(file.received_at), isDirectory: false };
-      const prefix = `${escapeLike(path)}/%`;
       const [dir, inner] = await Promise.all([
-        db
-          .selectFrom('ingest_directories')
-          .select('created_at')
-          .where('project_id', '=', account.projectId)
-          .where('path', '=', path)
-          .executeTakeFirst(),
-        db
-          .selectFrom('uploads')
-          .select('received_at')
-          .where('project_id', '=', account.projectId)
-          .where('path', 'like', prefix)
-          .limit(1)
-          .executeTakeFirst(),
+        q.findDirectory(db, account.projectId, path),
+        q.findUploadInside(db, account.projectId, path),
       ]);
       const at = dir?.created_at ?? inner?.received_at;
       return at ? { size: 0, mtime: new Date(at), isDirectory: true } : null;
@@ -164,7 +114,7 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
 
     async remove(account, path) {
       const upload = await requireUndelivered(account.projectId, path);
-      await db.deleteFrom('uploads').where('id', '=', upload.id).execute();
+      await q.deleteUpload(db, upload.id);
       await ctx.blobs.remove(upload.blob_key);
       if (upload.processed_blob_key && upload.processed_blob_key !== upload.blob_key)
         await ctx.blobs.remove(upload.processed_blob_key);
@@ -172,11 +122,7 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
 
     async rename(account, from, to) {
       const upload = await requireUndelivered(account.projectId, from);
-      await db
-        .updateTable('uploads')
-        .set({ path: to, filename: to.split('/').pop() ?? to })
-        .where('id', '=', upload.id)
-        .execute();
+      await q.renameUpload(db, upload.id, to);
     },
 
     sessionStarted(info) {
@@ -184,8 +130,6 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
     },
   };
 }
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Buffers one connection's log and writes it when the connection ends (pruned to the last 500 per project). */
 function connectionLogSession(ctx: AppContext, info: IngestSessionInfo): IngestSession {
@@ -215,9 +159,9 @@ function connectionLogSession(ctx: AppContext, info: IngestSessionInfo): IngestS
           projectId = (await projectQueries.findProjectByUsername(ctx.db, username))?.id ?? null;
         }
         if (projectId === null) return;
-        await ctx.db
-          .insertInto('ingest_sessions')
-          .values({
+        await q.insertIngestSession(
+          ctx.db,
+          {
             project_id: projectId,
             username,
             protocol,
@@ -227,11 +171,8 @@ function connectionLogSession(ctx: AppContext, info: IngestSessionInfo): IngestS
             entries: JSON.stringify(entries),
             started_at: info.startedAt,
             ended_at: new Date(),
-          })
-          .execute();
-        await sql`delete from ingest_sessions where project_id = ${projectId} and id <= (
-          select id from ingest_sessions where project_id = ${projectId} order by id desc offset ${sessionsKept} limit 1)`.execute(
-          ctx.db,
+          },
+          sessionsKept,
         );
       })().catch((error) => ctx.log.warn({ err: error }, 'connection log could not be written'));
     },

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { decryptSecret } from '../crypto/secrets.ts';
 import { type ClaimedJob, findServerDestination, markJobSucceeded } from '../modules/jobs/queries.ts';
 import { recordUpload } from '../modules/jobs/service.ts';
+import { findProjectTeam } from '../modules/projects/queries.ts';
 import type { DestinationPool } from './pool.ts';
 
 /** A failure that retrying cannot fix (the destination is gone). */
@@ -41,11 +42,7 @@ export async function deliverToServer(ctx: AppContext, pool: DestinationPool, jo
  * scripts and destinations apply). Recording it and finishing this job is one transaction.
  */
 export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerId: string, started: number) {
-  const target = await ctx.db
-    .selectFrom('projects')
-    .select(['id', 'team_id'])
-    .where('id', '=', job.dest_project_id ?? -1)
-    .executeTakeFirst();
+  const target = await findProjectTeam(ctx.db, job.dest_project_id ?? -1);
   if (!target) throw new PermanentDeliveryError('The destination project was deleted');
   const blobKey = await ctx.blobs.duplicate(job.processed_blob_key);
   try {

@@ -1,47 +1,18 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
-import type { ClaimedJob } from '../modules/jobs/queries.ts';
+import * as q from '../modules/jobs/queries.ts';
 
 /**
  * When a job gives up, the project's owners and operators get a mail naming the files and the
  * error: at most one per destination per hour (the next one lists everything failed since).
  */
-export async function notifyJobGaveUp(ctx: AppContext, job: ClaimedJob, error: string) {
+export async function notifyJobGaveUp(ctx: AppContext, job: q.ClaimedJob, error: string) {
   const destination = job.ftp_server_id ? `ftpserver:${job.ftp_server_id}` : `project:${job.dest_project_id}`;
-  const claimed = await sql<{ project_id: number }>`
-    insert into failure_notices (project_id, destination, sent_at) values (${job.project_id}, ${destination}, now())
-    on conflict (project_id, destination) do update set sent_at = now()
-    where failure_notices.sent_at < now() - interval '1 hour'
-    returning project_id
-  `.execute(ctx.db);
-  if (claimed.rows.length === 0) return;
+  if (!(await q.claimFailureNotice(ctx.db, job.project_id, destination))) return;
 
   const [project, recipients, failed] = await Promise.all([
-    ctx.db.selectFrom('projects').select('name').where('id', '=', job.project_id).executeTakeFirstOrThrow(),
-    ctx.db
-      .selectFrom('team_members as m')
-      .innerJoin('groups as g', 'g.id', 'm.group_id')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(['u.email', 'u.language'])
-      .where('m.team_id', '=', job.team_id)
-      .where('g.has_all_permissions', '=', true)
-      .where('u.email_verified', '=', true)
-      .execute(),
-    ctx.db
-      .selectFrom('jobs as j')
-      .innerJoin('uploads as u', 'u.id', 'j.upload_id')
-      .select(['u.path', 'j.ftpservername', 'j.destprojectname'])
-      .where('j.project_id', '=', job.project_id)
-      .where('j.state', '=', 'failed')
-      .where(
-        job.ftp_server_id ? 'j.ftp_server_id' : 'j.dest_project_id',
-        '=',
-        job.ftp_server_id ?? job.dest_project_id ?? -1,
-      )
-      .where('j.finished_at', '>', sql<Date>`now() - interval '1 hour'`)
-      .orderBy('j.id')
-      .limit(200)
-      .execute(),
+    q.findProjectName(ctx.db, job.project_id),
+    q.listNotifiedMembers(ctx.db, job.team_id),
+    q.listRecentlyFailed(ctx.db, job),
   ]);
   const target = failed[0]?.ftpservername ?? failed[0]?.destprojectname ?? destination;
   const files = failed.map((f) => `- ${f.path}`).join('\n') || `- ${job.path}`;

@@ -1,0 +1,106 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/kysely.ts';
+
+// What the ingest servers read and write: a project's uploads as a camera sees them, the folders
+// cameras made, and the connection log.
+
+/** LIKE treats % _ and \ specially; camera file names may contain them. */
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The newest upload at `path` (a camera may send one name several times). */
+export const findLatestUpload = (db: Db, projectId: number, path: string) =>
+  db
+    .selectFrom('uploads')
+    .select(['id', 'size', 'received_at', 'blob_key', 'processed_blob_key'])
+    .where('project_id', '=', projectId)
+    .where('path', '=', path)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+/** True when a delivery of the upload has started or finished. */
+export const hasStartedDelivery = async (db: Db, uploadId: number) =>
+  (await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('upload_id', '=', uploadId)
+    .where('state', 'in', ['running', 'succeeded'])
+    .limit(1)
+    .executeTakeFirst()) !== undefined;
+
+/** Uploads of the last `days` under `prefix` ('' or 'dir/'), newest first. */
+export const listRecentUploads = (db: Db, projectId: number, prefix: string, days: number) =>
+  db
+    .selectFrom('uploads')
+    .select(['path', 'size', 'received_at'])
+    .where('project_id', '=', projectId)
+    .where('received_at', '>', sql<Date>`now() - make_interval(days => ${days})`)
+    .where('path', 'like', `${escapeLike(prefix)}%`)
+    .orderBy('id', 'desc')
+    .limit(5000)
+    .execute();
+
+/** Folders made by cameras under `prefix` ('' or 'dir/'). */
+export const listDirectories = (db: Db, projectId: number, prefix: string) =>
+  db
+    .selectFrom('ingest_directories')
+    .select(['path', 'created_at'])
+    .where('project_id', '=', projectId)
+    .where('path', 'like', `${escapeLike(prefix)}%`)
+    .execute();
+
+export const insertDirectories = (db: Db, projectId: number, paths: string[]) =>
+  db
+    .insertInto('ingest_directories')
+    .values(paths.map((path) => ({ project_id: projectId, path })))
+    .onConflict((oc) => oc.columns(['project_id', 'path']).doNothing())
+    .execute();
+
+export const findDirectory = (db: Db, projectId: number, path: string) =>
+  db
+    .selectFrom('ingest_directories')
+    .select('created_at')
+    .where('project_id', '=', projectId)
+    .where('path', '=', path)
+    .executeTakeFirst();
+
+/** Any upload inside folder `path` (a folder exists while it holds files). */
+export const findUploadInside = (db: Db, projectId: number, path: string) =>
+  db
+    .selectFrom('uploads')
+    .select('received_at')
+    .where('project_id', '=', projectId)
+    .where('path', 'like', `${escapeLike(path)}/%`)
+    .limit(1)
+    .executeTakeFirst();
+
+export const deleteUpload = (db: Db, uploadId: number) =>
+  db.deleteFrom('uploads').where('id', '=', uploadId).execute();
+
+export const renameUpload = (db: Db, uploadId: number, path: string) =>
+  db
+    .updateTable('uploads')
+    .set({ path, filename: path.split('/').pop() ?? path })
+    .where('id', '=', uploadId)
+    .execute();
+
+export interface IngestSessionRow {
+  project_id: number;
+  username: string | null;
+  protocol: string;
+  tls: boolean;
+  remote_address: string;
+  login_result: string | null;
+  entries: string;
+  started_at: Date;
+  ended_at: Date;
+}
+
+/** Records one connection and keeps only the project's newest `keep`. */
+export async function insertIngestSession(db: Db, row: IngestSessionRow, keep: number): Promise<void> {
+  await db.insertInto('ingest_sessions').values(row).execute();
+  await sql`delete from ingest_sessions where project_id = ${row.project_id} and id <= (
+    select id from ingest_sessions where project_id = ${row.project_id} order by id desc offset ${keep} limit 1)`.execute(
+    db,
+  );
+}
