@@ -5,7 +5,7 @@
 //
 //   npx tsx bench/pipeline/run.ts [--files 200] [--size-mb 5] [--clients 4] [--rounds 2]
 //       [--paced-files 100] [--paced-rate 25] [--big-gib 1] [--skip-big]
-//       [--postgres URL] [--tsx] [--dir /dev/shm] [--profile DIR] [--node-flags "..."]
+//       [--postgres URL] [--tsx] [--destinations ours|vsftpd] [--dir /dev/shm] [--profile DIR] [--node-flags "..."]
 import { type ChildProcess, fork } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -16,7 +16,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client as FtpClient } from 'basic-ftp';
 import type { TestClient } from '../../packages/server/test/support/client.ts';
-import { destinationUser } from '../../packages/server/test/support/destinations.ts';
 import {
   type PreparedData,
   prepareData,
@@ -46,6 +45,8 @@ const { values: opts } = parseArgs({
     dir: { type: 'string', default: fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir() },
     /** Writes a V8 CPU profile of the server process into this folder (when it stops). */
     profile: { type: 'string' },
+    /** The destination servers: ours (Node, over temp folders) or Debian's vsftpd (needs root). */
+    destinations: { type: 'string', default: 'ours' },
     /** More flags for the server's node, e.g. "--max-semi-space-size=4" (to compare settings). */
     'node-flags': { type: 'string', default: '' },
   },
@@ -98,6 +99,11 @@ async function generateFiles(dir: string): Promise<string[]> {
 
 interface Destinations {
   ports: number[];
+  /** Login for the projects' FTP servers and the direct baseline. */
+  user: string;
+  password: string;
+  /** The folder clients may write into ('' = the login folder; 'incoming' on vsftpd). */
+  root: string;
   pid: number | undefined;
   /** Delivery time (ms) of `remotePath` at every destination, or undefined while one is missing. */
   deliveredEverywhere(remotePath: string): number | undefined;
@@ -105,22 +111,26 @@ interface Destinations {
   stop(): Promise<void>;
 }
 
-async function startDestinations(count: number): Promise<Destinations> {
-  const child: ChildProcess = fork(path.join(here, 'destinations-process.ts'), [String(count)], {
+async function startDestinations(count: number, kind: string): Promise<Destinations> {
+  const child: ChildProcess = fork(path.join(here, 'destinations-process.ts'), [String(count), kind], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const delivered = new Map<string, number>();
-  const ports = await new Promise<number[]>((resolve, reject) => {
+  type Ready = { ports: number[]; user: string; password: string; root: string };
+  const ready = await new Promise<Ready>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`destination process exited (${code})`)));
     child.on(
       'message',
-      (m: { type: string; ports?: number[]; destination?: number; path?: string; at?: number }) => {
-        if (m.type === 'ready') resolve(m.ports ?? []);
-        if (m.type === 'delivered') delivered.set(`${m.destination}:${m.path}`, m.at ?? 0);
+      (m: Partial<Ready> & { type: string; destination?: number; path?: string; at?: number }) => {
+        if (m.type === 'ready') resolve(m as Ready);
+        // The first report counts (a watcher may see one rename twice).
+        const key = `${m.destination}:${m.path}`;
+        if (m.type === 'delivered' && !delivered.has(key)) delivered.set(key, m.at ?? 0);
       },
     );
   });
+  const { ports } = ready;
   const everywhere = (p: string) => {
     let last = 0;
     for (let d = 0; d < ports.length; d++) {
@@ -131,7 +141,7 @@ async function startDestinations(count: number): Promise<Destinations> {
     return last;
   };
   return {
-    ports,
+    ...ready,
     pid: child.pid,
     deliveredEverywhere: everywhere,
     async waitDelivered(paths, timeoutMs) {
@@ -217,6 +227,36 @@ function cpuSeconds(pid: number | undefined): number {
   }
 }
 
+/**
+ * CPU seconds of a process and all its descendants, including those that have exited (their
+ * time is in their parent's cutime/cstime once reaped): vsftpd forks a process per session.
+ */
+function treeCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const children = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const total = (p: number): number => {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const own = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+      return own + (children.get(p) ?? []).reduce((sum, c) => sum + total(c), 0);
+    } catch {
+      return 0;
+    }
+  };
+  return total(pid);
+}
+
 type Cpu = { server: number; database: number; destinations: number; cameras: number };
 
 /** CPU seconds used by the server, its database process, the destination process and this process (the cameras) from now on. */
@@ -226,7 +266,7 @@ function cpuMeter(server: ServerProcess, destinations: Destinations): () => Cpu 
     return {
       server: cpuSeconds(server.pid),
       database: cpuSeconds(server.dbPid),
-      destinations: cpuSeconds(destinations.pid),
+      destinations: treeCpuSeconds(destinations.pid),
       cameras: (own.user + own.system) / 1e6,
     };
   };
@@ -281,7 +321,7 @@ async function setupProject(
   client: TestClient,
   data: PreparedData,
   name: string,
-  destinationPorts: number[],
+  destinations: Destinations | undefined,
   remotePath: string,
 ) {
   const api = (suffix: string) => `/api/${data.team.teamUuid}${suffix}`;
@@ -291,14 +331,15 @@ async function setupProject(
   });
   if (created.status !== 200) throw new Error(`create project: ${JSON.stringify(created.body)}`);
   const id = created.body.projectId;
-  for (const [i, port] of destinationPorts.entries()) {
+  for (const [i, port] of (destinations?.ports ?? []).entries()) {
     const server = await client.post<{ ftpserverid: number }>(api('/ftpserver'), {
       name: `${name} destination ${i + 1}`,
       host: '127.0.0.1',
       port,
-      path: remotePath,
+      path: [destinations?.root, remotePath].filter(Boolean).join('/'),
       protocol: 'ftp',
-      ...destinationUser,
+      username: destinations?.user,
+      password: destinations?.password,
       parentFolderId: data.team.ftpserversRootId,
     });
     if (server.status !== 200) throw new Error(`create ftp server: ${JSON.stringify(server.body)}`);
@@ -353,7 +394,7 @@ async function main() {
       `generated ${files.length} JPEGs of ${fmt(fileBytes / MB, 1)} MB (${mb(totalBytes)}) in ${opts.dir} in ${fmt(performance.now() - t)} ms`,
     );
 
-    const destinations = await startDestinations(2);
+    const destinations = await startDestinations(2, opts.destinations ?? 'ours');
     cleanups.push(() => destinations.stop());
     const data = await prepareData();
     cleanups.push(() => data.remove());
@@ -374,8 +415,8 @@ async function main() {
       `server process started in ${fmt(performance.now() - t)} ms (${opts.tsx ? 'main.ts through tsx' : 'bundle, plain node'}; database: ${opts.postgres ? 'PostgreSQL' : 'PGlite'}; DATA_DIR in ${os.tmpdir()})`,
     );
     const owner = await server.login(data.team.email, data.team.password);
-    const project = await setupProject(owner, data, 'Pipeline', destinations.ports, 'pipeline');
-    const ingestOnlyProject = await setupProject(owner, data, 'No destinations', [], '');
+    const project = await setupProject(owner, data, 'Pipeline', destinations, 'pipeline');
+    const ingestOnlyProject = await setupProject(owner, data, 'No destinations', undefined, '');
     const ingest: Target = {
       port: server.ftpPort,
       user: project.account.username,
@@ -388,15 +429,17 @@ async function main() {
     };
     const direct: Target = {
       port: destinations.ports[0] as number,
-      user: destinationUser.username,
-      password: destinationUser.password,
+      user: destinations.user,
+      password: destinations.password,
     };
     // A file uploaded as dir/name is delivered to the destination's path ('pipeline') plus dir/name.
     const at = (uploaded: string) => `pipeline/${uploaded}`;
 
     // Warm-up: JIT, connection pool, page cache.
     const warm = files.slice(0, Math.min(8, files.length));
-    await uploadAll(direct, warm, 'warmup', clientCount);
+    // The direct baseline writes where the destination allows it (vsftpd: incoming/).
+    const directDir = (dir: string) => [destinations.root, dir].filter(Boolean).join('/');
+    await uploadAll(direct, warm, directDir('warmup'), clientCount);
     const warmup = await uploadAll(ingest, warm, 'warmup', clientCount);
     await destinations.waitDelivered([...warmup.ackAt.keys()].map(at), 60_000);
     await sleep(1000);
@@ -417,7 +460,7 @@ async function main() {
     for (let round = 1; round <= rounds; round++) {
       // Baseline: the same cameras straight to one destination server.
       let cpu = cpuMeter(server, destinations);
-      const baseline = await uploadAll(direct, files, `baseline-${round}`, clientCount);
+      const baseline = await uploadAll(direct, files, directDir(`baseline-${round}`), clientCount);
       r.cpuBaseline.push(cpu());
       r.baseline.push(totalBytes / MB / (baseline.ms / 1000));
 
@@ -468,7 +511,7 @@ async function main() {
     // One big upload, streamed from a generator (never a file or a buffer of that size).
     let big: { rate: number; before: Rss; uploadRss: Rss; deliveryRss: Rss; deliveryMs: number } | undefined;
     if (!opts['skip-big']) {
-      const bigProject = await setupProject(owner, data, 'Big', destinations.ports, 'big');
+      const bigProject = await setupProject(owner, data, 'Big', destinations, 'big');
       await sleep(1000);
       const before = rssNow(server);
       const client = await connect({
@@ -595,7 +638,7 @@ async function main() {
     );
     log('');
     log(
-      `${files.length} files, ${mb(totalBytes)}, ${clientCount} FTP cameras, 2 FTP destinations (own process), ${rounds} round(s): median (lower middle of an even count) (min-max)`,
+      `${files.length} files, ${mb(totalBytes)}, ${clientCount} FTP cameras, 2 ${opts.destinations === 'vsftpd' ? 'vsftpd' : 'FTP (ours)'} destinations (own processes), ${rounds} round(s): median (lower middle of an even count) (min-max)`,
     );
     const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)));
     for (const row of rows)
