@@ -1,6 +1,7 @@
 // Reads the few EXIF values the variables need (capture time, camera, serial, lens, ISO) from
-// an APP1 "Exif" payload. Read only: EXIF is copied byte for byte, never rewritten. Every
-// offset is bounds-checked, so a damaged EXIF block yields fewer values, never an exception.
+// an APP1 "Exif" payload, and rewrites the three IFD0 texts that mirror XMP (ImageDescription,
+// Artist, Copyright) where they exist. Nothing else in EXIF is ever changed. Every offset is
+// bounds-checked, so a damaged EXIF block yields fewer values (or is left alone), never an exception.
 import { decodeUtf8OrLegacy } from './text-encoding.ts';
 
 export interface ExifBasics {
@@ -16,6 +17,9 @@ export interface ExifBasics {
 
 export const EXIF_HEADER = Buffer.from('Exif\0\0', 'latin1');
 
+const TAG_IMAGE_DESCRIPTION = 0x010e;
+const TAG_ARTIST = 0x013b;
+const TAG_COPYRIGHT = 0x8298;
 const TAG_MAKE = 0x010f;
 const TAG_MODEL = 0x0110;
 const TAG_EXIF_IFD = 0x8769;
@@ -43,6 +47,8 @@ const typeSizes: Record<number, number> = {
 const MAX_ENTRIES = 1000;
 
 interface Entry {
+  /** Offset of the 12-byte entry itself inside the TIFF block. */
+  entryAt: number;
   type: number;
   count: number;
   /** Offset of the value inside the TIFF block. */
@@ -81,7 +87,7 @@ class Tiff {
       const size = (typeSizes[type] ?? 0) * n;
       const valueAt = size <= 4 ? at + 8 : this.u32(at + 8);
       if (valueAt === undefined || size === 0 || valueAt + size > this.buf.length) continue;
-      entries.set(tag, { type, count: n, valueAt });
+      entries.set(tag, { entryAt: at, type, count: n, valueAt });
     }
     return entries;
   }
@@ -134,4 +140,98 @@ export function parseExifBasics(payload: Uint8Array): ExifBasics {
     set('iso', tiff.integer(exif.get(TAG_ISO)));
   }
   return result;
+}
+
+/** New texts for the IFD0 fields that mirror XMP; '' empties a field. */
+export interface ExifTextUpdates {
+  /** dc:description */
+  imageDescription?: string;
+  /** dc:creator, joined with "; " */
+  artist?: string;
+  /** dc:rights */
+  copyright?: string;
+}
+
+/** The mirrored texts as they are (fields the camera did not write are absent). */
+export function readExifTexts(payload: Uint8Array): ExifTextUpdates {
+  const buf = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  const result: ExifTextUpdates = {};
+  try {
+    const tiff = new Tiff(buf.subarray(0, 6).equals(EXIF_HEADER) ? buf.subarray(6) : buf);
+    const ifd0At = tiff.u32(4);
+    if (ifd0At === undefined) return result;
+    const ifd0 = tiff.entries(ifd0At);
+    for (const [key, tag] of textTags) {
+      const entry = ifd0.get(tag);
+      if (entry) result[key] = tiff.ascii(entry) ?? '';
+    }
+  } catch {
+    // not TIFF: no texts
+  }
+  return result;
+}
+
+const textTags: Array<[keyof ExifTextUpdates, number, string]> = [
+  ['imageDescription', TAG_IMAGE_DESCRIPTION, 'ImageDescription'],
+  ['artist', TAG_ARTIST, 'Artist'],
+  ['copyright', TAG_COPYRIGHT, 'Copyright'],
+];
+
+/**
+ * Rewrites ImageDescription, Artist and Copyright in IFD0 of an APP1 "Exif" payload, as the
+ * Metadata Working Group asks (EXIF readers must not see the old text). Only fields the camera
+ * wrote are changed; adding one would move every offset after IFD0. A text that fits its old
+ * place is written there (the rest zeroed); a longer one goes to the end of the block and the
+ * entry points to it, so no other offset moves. Texts are UTF-8, as MWG recommends.
+ * Returns the new payload, or undefined when nothing changed.
+ */
+export function updateExifTexts(
+  payload: Buffer,
+  updates: ExifTextUpdates,
+  maxPayload: number,
+  warnings: string[],
+): Buffer | undefined {
+  if (!payload.subarray(0, 6).equals(EXIF_HEADER)) return undefined;
+  let out = Buffer.from(payload);
+  let tiff: Tiff;
+  try {
+    tiff = new Tiff(out.subarray(6));
+  } catch {
+    return undefined;
+  }
+  const ifd0At = tiff.u32(4);
+  if (ifd0At === undefined) return undefined;
+  const ifd0 = tiff.entries(ifd0At);
+  let changed = false;
+  for (const [key, tag, name] of textTags) {
+    const text = updates[key];
+    const entry = ifd0.get(tag);
+    if (text === undefined || !entry || (entry.type !== 2 && entry.type !== 7)) continue;
+    if (tiff.ascii(entry) === (text.trim() || undefined)) continue;
+    const bytes = Buffer.concat([Buffer.from(text, 'utf8'), Buffer.from([0])]);
+    if (bytes.length <= entry.count) {
+      out.fill(0, 6 + entry.valueAt, 6 + entry.valueAt + entry.count);
+      bytes.copy(out, 6 + entry.valueAt);
+    } else {
+      // TIFF offsets are even; the text goes after everything else in the block.
+      const at = (out.length - 6 + 1) & ~1;
+      if (6 + at + bytes.length > maxPayload) {
+        warnings.push(`EXIF ${name} left unchanged: the new text does not fit into the Exif segment`);
+        continue;
+      }
+      out = Buffer.concat([out, Buffer.alloc(6 + at - out.length), bytes]);
+      const block = out.subarray(6);
+      const little = block.toString('latin1', 0, 2) === 'II';
+      const put16 = (v: number, o: number) =>
+        little ? block.writeUInt16LE(v, o) : block.writeUInt16BE(v, o);
+      const put32 = (v: number, o: number) =>
+        little ? block.writeUInt32LE(v, o) : block.writeUInt32BE(v, o);
+      put16(2, entry.entryAt + 2);
+      put32(bytes.length, entry.entryAt + 4);
+      put32(at, entry.entryAt + 8);
+      tiff = new Tiff(block);
+    }
+    changed = true;
+  }
+  return changed ? out : undefined;
 }

@@ -1,6 +1,7 @@
 // ExifTool as the oracle: for every sample image, every catalog property is written (all types,
 // several languages, every structure field, long and non-ASCII text); ExifTool must read back
-// exactly those values in XMP and IPTC-IIM, every other tag it reports must be unchanged, and
+// exactly those values in XMP and IPTC-IIM, the EXIF texts that mirror XMP (ImageDescription,
+// Artist, Copyright) must follow it, every other tag it reports must be unchanged, and
 // the image data from SOS on must be the same bytes. One ExifTool process for the whole file.
 import assert from 'node:assert/strict';
 import {
@@ -170,6 +171,13 @@ function expectedIim(def: CatalogProperty, node: XmpNode): Tags {
   return { [first]: iim.repeatable ? texts.map((text) => cut(format(text))) : cut(format(texts[0] ?? '')) };
 }
 
+/** EXIF texts that mirror an XMP property (MWG): they must read the same after stamping. */
+const exifMirrors: Array<[exif: string, xmp: string]> = [
+  ['IFD0:ImageDescription', 'XMP-dc:Description'],
+  ['IFD0:Artist', 'XMP-dc:Creator'],
+  ['IFD0:Copyright', 'XMP-dc:Rights'],
+];
+
 /** Tags the stamp is allowed to change besides the catalog properties it wrote. */
 function isExpectedChange(key: string, before: Tags): boolean {
   return (
@@ -179,6 +187,7 @@ function isExpectedChange(key: string, before: Tags): boolean {
     key === 'ExifTool:Warning' ||
     key === 'IPTC:CodedCharacterSet' ||
     key === 'IPTC:ApplicationRecordVersion' ||
+    exifMirrors.some(([exif]) => exif === key) ||
     // Composite tags ExifTool computes from the IPTC date and time we wrote.
     key === 'Composite:DateTimeCreated' ||
     (key === 'Composite:DateTimeOriginal' && !('ExifIFD:DateTimeOriginal' in before)) ||
@@ -224,6 +233,16 @@ describe('ExifTool oracle', () => {
         `${name}: IPTC digest is current`,
       );
       assert.equal(stamped['ExifTool:Warning'], undefined, `${name}: ${String(stamped['ExifTool:Warning'])}`);
+
+      for (const [exifKey, xmpKey] of exifMirrors) {
+        if (!(exifKey in before)) {
+          assert.equal(stamped[exifKey], undefined, `${name}: ${exifKey} is not added`);
+          continue;
+        }
+        const xmp = stamped[xmpKey];
+        const text = Array.isArray(xmp) ? xmp.join('; ') : String(xmp);
+        assert.equal(String(stamped[exifKey]), text, `${name}: ${exifKey} follows ${xmpKey}`);
+      }
 
       const keys = new Set([...Object.keys(before), ...Object.keys(stamped)]);
       for (const key of keys) {

@@ -279,13 +279,22 @@ export async function readJpegHead(
 }
 
 /** Builds the metadata segments to write, from what the file held. */
-export type MetadataBuilder = (meta: JpegMetadata) => Buffer[] | Promise<Buffer[]>;
+/** New metadata segments, and optionally a new payload for the first Exif segment (in its place). */
+export interface BuiltMetadata {
+  segments: Buffer[];
+  exif?: Buffer;
+}
+
+export type MetadataBuilder = (
+  meta: JpegMetadata,
+) => Buffer[] | BuiltMetadata | Promise<Buffer[] | BuiltMetadata>;
 
 /**
  * Copies a JPEG from source to sink, replacing its XMP and Photoshop APP13 segments by the
  * segments build() returns. New segments go before the first non-APPn segment (DQT, SOF, ...),
  * so SOI, JFIF and Exif keep their places; tables are held back until SOS (bounded) in case
- * metadata follows them.
+ * metadata follows them. From the first Exif segment on, segments are held too, so that build()
+ * can replace the Exif payload in its place.
  */
 export async function rewriteJpeg(
   source: AsyncIterable<unknown> | Iterable<unknown>,
@@ -300,12 +309,36 @@ export async function rewriteJpeg(
     const collector = new MetadataCollector(limits);
     let held: Buffer[] = [];
     let heldBytes = 0;
+    // Where the held Exif segment is, and where the held tables start (new segments go there).
+    let exifAt: number | undefined;
+    let tablesAt: number | undefined;
     let phase: 'app' | 'tables' | 'emitted' = 'app';
     const emit = async (): Promise<'emitted'> => {
-      for (const segment of await build(collector.finish())) await sink.write(segment);
-      for (const segment of held) await sink.write(segment);
+      const built = await build(collector.finish());
+      const { segments, exif } = Array.isArray(built) ? { segments: built, exif: undefined } : built;
+      const appEnd = tablesAt ?? held.length;
+      for (const [i, segment] of held.slice(0, appEnd).entries())
+        await sink.write(i === exifAt && exif ? encodeSegment(APP1, exif) : segment);
+      for (const segment of segments) await sink.write(segment);
+      for (const segment of held.slice(appEnd)) await sink.write(segment);
       held = [];
       return 'emitted';
+    };
+    /** Holds a segment back; returns the phase after it (emitted once too much is held). */
+    const hold = async (encoded: Buffer, current: 'app' | 'tables'): Promise<typeof phase> => {
+      held.push(encoded);
+      heldBytes += encoded.length;
+      if (heldBytes <= limits.maxHeldBytes) return current;
+      if (current === 'app') {
+        // Too much between Exif and the tables: keep the Exif as it is rather than risk
+        // dropping metadata that may still follow.
+        for (const segment of held) await sink.write(segment);
+        held = [];
+        heldBytes = 0;
+        exifAt = undefined;
+        return current;
+      }
+      return emit();
     };
     for (;;) {
       const marker = await readMarker(reader);
@@ -328,15 +361,18 @@ export async function rewriteJpeg(
         await sink.write(encoded);
         continue;
       }
+      const firstExif = kind === 'exif' && collector.meta.exif === undefined;
       if (collector.take(kind, segment.payload)) continue;
-      if (phase === 'app' && !isAppOrComment(marker)) phase = 'tables';
-      if (phase === 'app') {
+      if (phase === 'app' && !isAppOrComment(marker)) {
+        phase = 'tables';
+        tablesAt = held.length;
+      }
+      if (phase === 'app' && firstExif) exifAt = held.length;
+      if (phase === 'app' && exifAt === undefined) {
         await sink.write(encoded);
         continue;
       }
-      held.push(encoded);
-      heldBytes += encoded.length;
-      if (heldBytes > limits.maxHeldBytes) phase = await emit();
+      phase = await hold(encoded, phase);
     }
     if (phase !== 'emitted') await emit();
     const sos = await readSegment(reader, SOS);

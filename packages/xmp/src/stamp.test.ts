@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { catalog, localName } from './catalog.ts';
 import { MetadataError } from './errors.ts';
+import { EXIF_HEADER, parseExifBasics } from './exif.ts';
 import { truncateUtf8 } from './iim.ts';
 import { readJpegMetadata } from './read-metadata.ts';
 import { stampJpeg } from './stamp.ts';
@@ -17,6 +18,9 @@ import {
   stampBuffer,
 } from './test-support.ts';
 import { getProperty, pruneEmpty } from './xmp-model.ts';
+
+const isExif = (segment: { marker: number; payload: Buffer }): boolean =>
+  segment.marker === 0xe1 && segment.payload.subarray(0, 6).equals(EXIF_HEADER);
 
 const isMetadata = (segment: { marker: number; payload: Buffer }): boolean =>
   (segment.marker === 0xe1 && segment.payload.subarray(0, 4).toString() === 'http') ||
@@ -40,11 +44,13 @@ describe('stampJpeg', () => {
         input.subarray(sosOffset(input)),
         `${name}: image data`,
       );
-      assert.deepEqual(
-        headSegments(output).filter((segment) => !isMetadata(segment)),
-        headSegments(input).filter((segment) => !isMetadata(segment)),
-        `${name}: other segments`,
-      );
+      // Every other segment is the same and in the same place; Exif only had its mirrored
+      // texts changed (the ExifTool oracle checks those tag by tag).
+      const others = (jpeg: Buffer) =>
+        headSegments(jpeg)
+          .filter((segment) => !isMetadata(segment))
+          .map((segment) => (isExif(segment) ? { exif: parseExifBasics(segment.payload) } : segment));
+      assert.deepEqual(others(output), others(input), `${name}: other segments`);
       const read = await readJpegMetadata(output);
       assert.ok(read.xmp, name);
       for (const def of catalog) {

@@ -2,6 +2,7 @@
 // writes XMP plus IPTC-IIM in sync, copying everything else byte for byte.
 import type { Readable, Writable } from 'node:stream';
 import { WritableSink } from './byte-stream.ts';
+import { type ExifTextUpdates, updateExifTexts } from './exif.ts';
 import {
   IPTC_DIGEST_ID,
   IPTC_RESOURCE_ID,
@@ -25,6 +26,7 @@ import { parseMetadata } from './parsed-metadata.ts';
 import { checkTemplate, type Template } from './template.ts';
 import { pictureFacts, type VariableOptions } from './variables.ts';
 import { xmpSegments } from './xmp-jpeg.ts';
+import { altDefault, arrayTexts, getProperty, type XmpPacket } from './xmp-model.ts';
 
 const APP13 = 0xed;
 
@@ -65,6 +67,27 @@ function withIim(resources: readonly PhotoshopResource[], iimBlock: Buffer): Pho
 
 interface StampedSegments extends StampResult {
   segments: Buffer[];
+  /** A new Exif payload when the texts it mirrors changed. */
+  exif?: Buffer;
+}
+
+const DC = 'http://purl.org/dc/elements/1.1/';
+
+/** The XMP values EXIF mirrors in ImageDescription, Artist and Copyright. */
+function mirroredTexts(packet: XmpPacket): Required<ExifTextUpdates> {
+  return {
+    imageDescription: altDefault(getProperty(packet, DC, 'description')) ?? '',
+    artist: arrayTexts(getProperty(packet, DC, 'creator')).join('; '),
+    copyright: altDefault(getProperty(packet, DC, 'rights')) ?? '',
+  };
+}
+
+/** The mirrored texts the template changed (EXIF is left alone where XMP was not touched). */
+function changedTexts(before: Required<ExifTextUpdates>, after: Required<ExifTextUpdates>): ExifTextUpdates {
+  const changed: ExifTextUpdates = {};
+  for (const key of Object.keys(after) as Array<keyof ExifTextUpdates>)
+    if (after[key] !== before[key]) changed[key] = after[key];
+  return changed;
 }
 
 /** The new metadata segments (XMP APP1s, Photoshop APP13s) for a file's metadata and a template. */
@@ -77,7 +100,17 @@ function stampSegments(
   const { packet, iim } = parsed;
   const facts = pictureFacts(parsed.exif, parsed.hadXmp ? packet : undefined);
   reconcileIimIntoXmp(packet, iim);
+  const before = mirroredTexts(packet);
   const applied = applyTemplate(packet, template, options, facts);
+  const exifWarnings: string[] = [];
+  const exif = meta.exif
+    ? updateExifTexts(
+        meta.exif,
+        changedTexts(before, mirroredTexts(packet)),
+        MAX_SEGMENT_PAYLOAD,
+        exifWarnings,
+      )
+    : undefined;
   const synced = syncIimFromXmp(packet, iim);
   const segments = xmpSegments(packet);
   // A file without Photoshop resources gets them only when there is IIM data to carry,
@@ -92,7 +125,8 @@ function stampSegments(
   }
   return {
     segments,
-    warnings: [...parsed.warnings, ...applied.warnings, ...synced.warnings],
+    exif,
+    warnings: [...parsed.warnings, ...applied.warnings, ...synced.warnings, ...exifWarnings],
     unknownVariables: applied.unknownVariables,
   };
 }
@@ -117,7 +151,7 @@ export async function stampJpeg(
       sink,
       (found) => {
         stamped = stampSegments(found, template, options);
-        return stamped.segments;
+        return { segments: stamped.segments, exif: stamped.exif };
       },
       { ...defaultLimits, ...options.limits },
     );

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EXIF_HEADER, parseExifBasics, readExifTexts, updateExifTexts } from './exif.ts';
+import { MAX_SEGMENT_PAYLOAD } from './jpeg.ts';
+import { headSegments, readSample, sampleImages } from './test-support.ts';
+
+/** The first Exif payload of every sample that has one. */
+const samplesWithExif = sampleImages()
+  .map((name) => ({
+    name,
+    exif: headSegments(readSample(name)).find(
+      (s) => s.marker === 0xe1 && s.payload.subarray(0, 6).equals(EXIF_HEADER),
+    )?.payload,
+  }))
+  .filter((s): s is { name: string; exif: Buffer } => s.exif !== undefined);
+
+describe('EXIF texts that mirror XMP', () => {
+  it('the samples cover both byte orders and all three fields', () => {
+    const orders = new Set(samplesWithExif.map((s) => s.exif.toString('latin1', 6, 8)));
+    assert.deepEqual([...orders].sort(), ['II', 'MM']);
+    const withArtist = samplesWithExif.filter((s) => readExifTexts(s.exif).artist !== undefined);
+    assert.ok(withArtist.length >= 3);
+  });
+
+  for (const { name, exif } of samplesWithExif) {
+    const texts = readExifTexts(exif);
+    if (texts.imageDescription === undefined) continue;
+
+    it(`${name}: a shorter text is written in place; nothing else moves`, () => {
+      const warnings: string[] = [];
+      const out = updateExifTexts(exif, { imageDescription: 'Kurz' }, MAX_SEGMENT_PAYLOAD, warnings);
+      assert.ok(out);
+      assert.equal(out.length, exif.length, 'same size');
+      assert.equal(readExifTexts(out).imageDescription, 'Kurz');
+      assert.deepEqual(parseExifBasics(out), parseExifBasics(exif));
+      assert.equal(readExifTexts(out).artist, texts.artist, 'other fields untouched');
+      assert.deepEqual(warnings, []);
+    });
+
+    it(`${name}: a longer UTF-8 text goes to the end of the block and is read back`, () => {
+      const long = `Bundesliga: FC Köln – Borussia Dortmund, Zweikampf «${'ü'.repeat(300)}» ✓`;
+      const out = updateExifTexts(
+        exif,
+        { imageDescription: long, copyright: '© Agentur' },
+        MAX_SEGMENT_PAYLOAD,
+        [],
+      );
+      assert.ok(out);
+      assert.ok(out.length > exif.length);
+      assert.equal(readExifTexts(out).imageDescription, long);
+      assert.deepEqual(parseExifBasics(out), parseExifBasics(exif), 'camera, dates, serial unchanged');
+      assert.equal(readExifTexts(out).copyright, texts.copyright === undefined ? undefined : '© Agentur');
+      assert.equal(readExifTexts(out).artist, texts.artist, 'the field not asked for is untouched');
+    });
+  }
+
+  it('adds nothing the camera did not write, and leaves a text that would not fit', () => {
+    const { exif } = samplesWithExif.find((s) => readExifTexts(s.exif).artist === undefined) ?? {};
+    if (exif) assert.equal(updateExifTexts(exif, { artist: 'Neu' }, MAX_SEGMENT_PAYLOAD, []), undefined);
+
+    const withDescription = samplesWithExif.find((s) => readExifTexts(s.exif).imageDescription !== undefined);
+    assert.ok(withDescription);
+    const warnings: string[] = [];
+    const tooLong = 'x'.repeat(MAX_SEGMENT_PAYLOAD);
+    const out = updateExifTexts(
+      withDescription.exif,
+      { imageDescription: tooLong },
+      MAX_SEGMENT_PAYLOAD,
+      warnings,
+    );
+    assert.equal(out, undefined);
+    assert.match(warnings[0] ?? '', /ImageDescription left unchanged/);
+  });
+
+  it('the same text again changes nothing; damaged or foreign data is left alone', () => {
+    const { exif } = samplesWithExif[0] ?? {};
+    assert.ok(exif);
+    assert.equal(updateExifTexts(exif, readExifTexts(exif), MAX_SEGMENT_PAYLOAD, []), undefined);
+    assert.equal(
+      updateExifTexts(Buffer.from('Exif\0\0XX'), { artist: 'a' }, MAX_SEGMENT_PAYLOAD, []),
+      undefined,
+    );
+    assert.equal(updateExifTexts(Buffer.from('nope'), { artist: 'a' }, MAX_SEGMENT_PAYLOAD, []), undefined);
+    const cut = exif.subarray(0, 20);
+    assert.doesNotThrow(() => updateExifTexts(cut, { artist: 'a' }, MAX_SEGMENT_PAYLOAD, []));
+  });
+});
