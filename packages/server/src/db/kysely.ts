@@ -8,7 +8,8 @@ import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
-// Counters are bigint in SQL but stay far below 2^53: read them as numbers on both drivers.
+// Counters are bigint in SQL but stay far below 2^53: read them as numbers (pglite-host.ts does
+// the same for PGlite).
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 /**
