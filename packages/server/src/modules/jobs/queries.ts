@@ -2,21 +2,21 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
 import type { JobState } from '../../db/schema.ts';
 
-export const insertUpload = (
-  db: Db,
-  u: {
-    teamId: number;
-    projectId: number;
-    path: string;
-    size: number;
-    sha256: string;
-    blobKey: string;
-    protocol: string;
-    remoteAddress: string | null;
-    chain: number[];
-    sourceUploadId: number | null;
-  },
-) =>
+export interface NewUpload {
+  teamId: number;
+  projectId: number;
+  path: string;
+  size: number;
+  sha256: string;
+  blobKey: string;
+  protocol: string;
+  remoteAddress: string | null;
+  /** Projects this file already went through (project-to-project delivery); loops end here. */
+  chain: number[];
+  sourceUploadId: number | null;
+}
+
+export const insertUpload = (db: Db, u: NewUpload) =>
   db
     .insertInto('uploads')
     .values({

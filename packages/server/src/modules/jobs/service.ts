@@ -6,20 +6,6 @@ import * as projectQueries from '../projects/queries.ts';
 import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
 
-export interface NewUpload {
-  teamId: number;
-  projectId: number;
-  path: string;
-  size: number;
-  sha256: string;
-  blobKey: string;
-  protocol: string;
-  remoteAddress: string | null;
-  /** Projects this file already went through (project-to-project delivery); loops end here. */
-  chain: number[];
-  sourceUploadId: number | null;
-}
-
 /**
  * Records an upload with its counters and one job per enabled destination, in the caller's
  * transaction, so an acknowledged file always has its jobs. A re-sent file (same name and
@@ -27,7 +13,7 @@ export interface NewUpload {
  */
 export async function recordUpload(
   trx: Db,
-  upload: NewUpload,
+  upload: q.NewUpload,
 ): Promise<{ uploadId: number; duplicateOf: number | null; jobs: number }> {
   const chain = upload.chain.includes(upload.projectId) ? upload.chain : [...upload.chain, upload.projectId];
   const row = await q.insertUpload(trx, { ...upload, chain });
