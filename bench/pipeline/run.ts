@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { Client as FtpClient } from 'basic-ftp';
 import type { TestClient } from '../../packages/server/test/support/client.ts';
 import {
+  childPids,
   type PreparedData,
   prepareData,
   type ServerProcess,
@@ -214,47 +215,27 @@ async function uploadAll(
   return { ms, ackAt };
 }
 
-/** CPU time (user + system, seconds) a process has used so far; 0 when it is gone. */
-function cpuSeconds(pid: number | undefined): number {
+/**
+ * CPU time (user + system, seconds) a process has used so far; 0 when it is gone. With `tree`,
+ * also its descendants', including those that have exited (their time is in their parent's
+ * cutime/cstime once reaped): vsftpd forks a process per session.
+ */
+function cpuSeconds(pid: number | undefined, { tree = false } = {}): number {
   if (pid === undefined) return 0;
   try {
-    // After the command name (which may contain spaces): utime and stime are fields 12 and 13.
+    // After the command name (which may contain spaces): utime, stime, cutime, cstime are fields 12-15.
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    const own = ((f[11] ?? 0) + (f[12] ?? 0)) / 100;
+    if (!tree) return own;
+    const reaped = ((f[13] ?? 0) + (f[14] ?? 0)) / 100;
+    return own + reaped + childPids(pid).reduce((sum, child) => sum + cpuSeconds(child, { tree }), 0);
   } catch {
     return 0;
   }
-}
-
-/**
- * CPU seconds of a process and all its descendants, including those that have exited (their
- * time is in their parent's cutime/cstime once reaped): vsftpd forks a process per session.
- */
-function treeCpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const children = new Map<number, number[]>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const total = (p: number): number => {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const own = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
-      return own + (children.get(p) ?? []).reduce((sum, c) => sum + total(c), 0);
-    } catch {
-      return 0;
-    }
-  };
-  return total(pid);
 }
 
 type Cpu = { server: number; database: number; destinations: number; cameras: number };
@@ -266,7 +247,7 @@ function cpuMeter(server: ServerProcess, destinations: Destinations): () => Cpu 
     return {
       server: cpuSeconds(server.pid),
       database: cpuSeconds(server.dbPid),
-      destinations: treeCpuSeconds(destinations.pid),
+      destinations: cpuSeconds(destinations.pid, { tree: true }),
       cameras: (own.user + own.system) / 1e6,
     };
   };

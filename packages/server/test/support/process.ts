@@ -243,7 +243,7 @@ function privateMemory(pid: number | undefined): number {
 }
 
 /** The child processes of `pid` (the server's only one is its PGlite host). */
-function childPids(pid: number): number[] {
+export function childPids(pid: number): number[] {
   const children: number[] = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
