@@ -140,7 +140,7 @@ describe('folder tree context menu', () => {
     assert.deepEqual(await menuEntries(page), ['newFtpServer', 'newFolder', 'cancelMove']);
     await pressEscape(page);
     await openTreeMenu(page, 'Projects');
-    await page.getByTestId('tree-menu-place').getByText('Place “Matchday 1” here').waitFor();
+    await page.getByTestId('tree-menu-place').getByText('Place Matchday 1 here').waitFor();
     await settledScreenshot(page, '54-tree-place-here', { fullPage: false });
     await page.getByTestId('tree-menu-place').click();
     await page.getByText('“Matchday 1” was moved to “Projects”.').waitFor();
