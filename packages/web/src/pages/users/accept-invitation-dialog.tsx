@@ -1,28 +1,18 @@
 // Debug mode (spec §2, §6): force-accepts a pending invitation, as if the invitee had signed up.
 import BugReportOutlinedIcon from '@mui/icons-material/BugReportOutlined';
-import {
-  Alert,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Alert, Stack, TextField } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
 import { useSnackbar } from 'notistack';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type TeamMember, useForceAcceptInvite } from '../../api/teams.ts';
+import { FormDialog } from '../../app/form-dialog.tsx';
 import { hasErrors, validatePassword, validateRequired } from '../../app/validation.ts';
 
 type Props = { member: TeamMember; teamUuid: string; onClose: () => void };
 
 export function AcceptInvitationDialog({ member, teamUuid, onClose }: Props) {
   const { t } = useTranslation('users');
-  const { t: tc } = useTranslation('common');
   const { t: tv } = useTranslation('validation');
   const { enqueueSnackbar } = useSnackbar();
   const accept = useForceAcceptInvite(teamUuid);
@@ -36,8 +26,7 @@ export function AcceptInvitationDialog({ member, teamUuid, onClose }: Props) {
   };
   const invalid = hasErrors(errors) || !password;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (invalid) return;
     accept.mutate(
       {
@@ -57,61 +46,45 @@ export function AcceptInvitationDialog({ member, teamUuid, onClose }: Props) {
   };
 
   return (
-    <Dialog
-      open
-      onClose={accept.isPending ? undefined : onClose}
-      fullWidth
-      maxWidth="xs"
-      data-testid="accept-dialog"
+    <FormDialog
+      title={t('accept.title')}
+      submitLabel={t('accept.submit')}
+      submitDisabled={invalid}
+      busy={accept.isPending}
+      onSubmit={submit}
+      onClose={onClose}
+      testId="accept-dialog"
+      submitTestId="accept-submit"
     >
-      <form onSubmit={submit} noValidate>
-        <DialogTitle>{t('accept.title')}</DialogTitle>
-        <DialogContent>
-          <Alert severity="warning" icon={<BugReportOutlinedIcon />} sx={{ mb: 2.5 }}>
-            {t('accept.text', { email: member.email })}
-          </Alert>
-          <Stack spacing={2}>
-            <TextField
-              label={t('accept.firstName')}
-              value={firstName}
-              onChange={(event) => setFirstName(event.target.value)}
-              error={Boolean(errors.firstName)}
-              helperText={errors.firstName ? tv(errors.firstName) : undefined}
-            />
-            <TextField
-              label={t('accept.lastName')}
-              value={lastName}
-              onChange={(event) => setLastName(event.target.value)}
-              error={Boolean(errors.lastName)}
-              helperText={errors.lastName ? tv(errors.lastName) : undefined}
-            />
-            <TextField
-              type="password"
-              label={t('accept.password')}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              error={Boolean(errors.password)}
-              helperText={errors.password ? tv(errors.password) : ' '}
-              autoComplete="new-password"
-              slotProps={{ htmlInput: { 'data-testid': 'accept-password' } }}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={accept.isPending}>
-            {tc('actions.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={invalid || accept.isPending}
-            startIcon={accept.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
-            data-testid="accept-submit"
-          >
-            {t('accept.submit')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+      <Alert severity="warning" icon={<BugReportOutlinedIcon />} sx={{ mb: 2.5 }}>
+        {t('accept.text', { email: member.email })}
+      </Alert>
+      <Stack spacing={2}>
+        <TextField
+          label={t('accept.firstName')}
+          value={firstName}
+          onChange={(event) => setFirstName(event.target.value)}
+          error={Boolean(errors.firstName)}
+          helperText={errors.firstName ? tv(errors.firstName) : undefined}
+        />
+        <TextField
+          label={t('accept.lastName')}
+          value={lastName}
+          onChange={(event) => setLastName(event.target.value)}
+          error={Boolean(errors.lastName)}
+          helperText={errors.lastName ? tv(errors.lastName) : undefined}
+        />
+        <TextField
+          type="password"
+          label={t('accept.password')}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={Boolean(errors.password)}
+          helperText={errors.password ? tv(errors.password) : ' '}
+          autoComplete="new-password"
+          slotProps={{ htmlInput: { 'data-testid': 'accept-password' } }}
+        />
+      </Stack>
+    </FormDialog>
   );
 }
