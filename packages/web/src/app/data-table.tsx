@@ -14,11 +14,16 @@ import {
 import { Fragment, type Key, type ReactNode } from 'react';
 
 export type DataTableColumn = {
+  /** Also the column's key: unique within a table ('' for one unnamed column, e.g. an expander). */
   label: string;
   /** An action column names itself to screen readers only; its header cell stays empty. */
   labelHidden?: boolean;
-  align?: 'right';
+  align?: 'center' | 'right';
   width?: number;
+  /** A narrow column for a row's toggle or checkbox. */
+  padding?: 'checkbox';
+  /** Keeps a long label on one line. */
+  noWrap?: boolean;
 };
 
 type DataTableProps<Row> = {
@@ -69,7 +74,8 @@ export function DataTable<Row>({
               <TableCell
                 key={column.label}
                 align={column.align}
-                sx={column.width === undefined ? undefined : { width: column.width }}
+                padding={column.padding}
+                sx={{ width: column.width, whiteSpace: column.noWrap ? 'nowrap' : undefined }}
                 aria-label={column.labelHidden ? column.label : undefined}
               >
                 {column.labelHidden ? null : column.label}

@@ -1,4 +1,5 @@
 // Building blocks shared by all screens so that spacing and typography stay consistent.
+import SearchOffOutlinedIcon from '@mui/icons-material/SearchOffOutlined';
 import { Box, Card, CardContent, CircularProgress, Container, Stack, Typography } from '@mui/material';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -210,6 +211,28 @@ export function StatusPanel({
         </Stack>
       )}
     </Stack>
+  );
+}
+
+/** In place of a page whose item (project, folder, FTP server) does not exist or is not visible. */
+export function NotFoundCard({
+  icon = <SearchOffOutlinedIcon />,
+  testId,
+}: {
+  icon?: ReactNode;
+  testId: string;
+}) {
+  const { t } = useTranslation('common');
+  return (
+    <Card>
+      <StatusPanel
+        icon={icon}
+        tone="warning"
+        title={t('notFound.title')}
+        text={t('notFound.text')}
+        testId={testId}
+      />
+    </Card>
   );
 }
 

@@ -1,7 +1,6 @@
 // /configfiles (spec §2 'Config files page', §5): drop or choose an .xmp or .json file under
 // 100 KB; a file with an existing name replaces it. Files can be downloaded and deleted.
 import CloudUploadOutlinedIcon from '@mui/icons-material/CloudUploadOutlined';
-import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
@@ -40,6 +39,7 @@ import { formatDateTime, formatSize } from '../../app/format.ts';
 import { OwnersAndOperatorsOnly } from '../../app/owners-and-operators-only.tsx';
 import { PageContainer, PageHeader, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
 import { readAsDataUrl } from '../../app/read-file.ts';
+import { RemoveButton } from '../../app/remove-button.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 import { replacedFileId } from './config-file-rules.ts';
 
@@ -214,16 +214,11 @@ function FilesTable({
                   <FileDownloadOutlinedIcon fontSize="small" />
                 </IconButton>
               </Tooltip>
-              <Tooltip title={t('delete.title')}>
-                <IconButton
-                  size="small"
-                  onClick={() => setDeleting(file)}
-                  sx={{ color: 'error.main' }}
-                  data-testid="configfile-delete"
-                >
-                  <DeleteOutlineOutlinedIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
+              <RemoveButton
+                label={t('delete.title')}
+                onClick={() => setDeleting(file)}
+                testId="configfile-delete"
+              />
             </TableCell>
           </TableRow>
         )}

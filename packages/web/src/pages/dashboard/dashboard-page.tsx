@@ -4,127 +4,68 @@ import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
 import PhotoLibraryOutlinedIcon from '@mui/icons-material/PhotoLibraryOutlined';
 import SpaceDashboardOutlinedIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import SyncAltIcon from '@mui/icons-material/SyncAlt';
-import {
-  Box,
-  Card,
-  CardContent,
-  Chip,
-  Grid,
-  Link,
-  Skeleton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
-import type { ReactNode } from 'react';
+import { Card, Chip, Grid, Skeleton, TableCell, TableRow, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
 import { type JobSummaryRow, useJobSummary } from '../../api/jobs.ts';
+import { CardHeading } from '../../app/card-heading.tsx';
+import { DataTable } from '../../app/data-table.tsx';
+import { ItemLink } from '../../app/item-link.tsx';
 import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
+import { StatCard } from '../../app/stat-card.tsx';
 
-function StatCard({
-  label,
-  value,
-  icon,
-  tone,
-}: {
-  label: string;
-  value: ReactNode;
-  icon: ReactNode;
-  tone: string;
-}) {
-  return (
-    <Card sx={{ height: '100%' }}>
-      <CardContent sx={{ p: 2.5, '&:last-child': { pb: 2.5 } }}>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-          <Box
-            sx={{
-              width: 44,
-              height: 44,
-              borderRadius: 2,
-              display: 'grid',
-              placeItems: 'center',
-              color: tone,
-              bgcolor: `color-mix(in srgb, ${tone} 12%, transparent)`,
-            }}
-          >
-            {icon}
-          </Box>
-          <Box>
-            <Typography variant="body2" color="text.secondary">
-              {label}
-            </Typography>
-            <Typography variant="h5" component="p" sx={{ fontWeight: 700 }}>
-              {value}
-            </Typography>
-          </Box>
-        </Stack>
-      </CardContent>
-    </Card>
-  );
-}
-
-function SummaryTable({ rows }: { rows: JobSummaryRow[] }) {
+function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boolean }) {
   const { t, i18n } = useTranslation('dashboard');
   const number = new Intl.NumberFormat(i18n.resolvedLanguage);
   return (
-    <TableContainer>
-      <Table size="medium" data-testid="job-summary-table" aria-label={t('summary.title')}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{t('summary.columns.project')}</TableCell>
-            <TableCell>{t('summary.columns.ftpServer')}</TableCell>
-            <TableCell align="right">{t('summary.columns.jobCount')}</TableCell>
-            <TableCell align="right">{t('summary.columns.failedJobCount')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row) => (
-            <TableRow key={`${row.projectid}-${row.ftpserver ?? ''}`} hover>
-              <TableCell>
-                <Link
-                  component={RouterLink}
-                  to={`/project/overview?id=${row.projectid}`}
-                  underline="hover"
-                  sx={{ fontWeight: 500 }}
-                >
-                  {row.project}
-                </Link>
-              </TableCell>
-              <TableCell sx={{ color: 'text.secondary' }}>{row.ftpserver || '–'}</TableCell>
-              <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                {number.format(row.jobcount)}
-              </TableCell>
-              <TableCell align="right">
-                {row.failedjobcount > 0 ? (
-                  <Chip
-                    size="small"
-                    color="error"
-                    variant="outlined"
-                    label={number.format(row.failedjobcount)}
-                  />
-                ) : (
-                  <Typography
-                    component="span"
-                    variant="body2"
-                    color="text.secondary"
-                    sx={{ fontVariantNumeric: 'tabular-nums' }}
-                  >
-                    0
-                  </Typography>
-                )}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <DataTable
+      loading={loading}
+      loadingLines={3}
+      rows={rows}
+      rowKey={(row) => `${row.projectid}-${row.ftpserver ?? ''}`}
+      empty={
+        <StatusPanel
+          icon={<InboxOutlinedIcon />}
+          title={t('summary.emptyTitle')}
+          text={t('summary.emptyText')}
+          testId="job-summary-empty"
+        />
+      }
+      size="medium"
+      testId="job-summary-table"
+      ariaLabel={t('summary.title')}
+      columns={[
+        { label: t('summary.columns.project') },
+        { label: t('summary.columns.ftpServer') },
+        { label: t('summary.columns.jobCount'), align: 'right' },
+        { label: t('summary.columns.failedJobCount'), align: 'right' },
+      ]}
+      renderRow={(row) => (
+        <TableRow hover>
+          <TableCell>
+            <ItemLink to={`/project/overview?id=${row.projectid}`}>{row.project}</ItemLink>
+          </TableCell>
+          <TableCell sx={{ color: 'text.secondary' }}>{row.ftpserver || '–'}</TableCell>
+          <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+            {number.format(row.jobcount)}
+          </TableCell>
+          <TableCell align="right">
+            {row.failedjobcount > 0 ? (
+              <Chip size="small" color="error" variant="outlined" label={number.format(row.failedjobcount)} />
+            ) : (
+              <Typography
+                component="span"
+                variant="body2"
+                color="text.secondary"
+                sx={{ fontVariantNumeric: 'tabular-nums' }}
+              >
+                0
+              </Typography>
+            )}
+          </TableCell>
+        </TableRow>
+      )}
+    />
   );
 }
 
@@ -173,30 +114,8 @@ export function DashboardPage() {
         </Grid>
       </Grid>
       <Card>
-        <Box sx={{ px: 3, py: 2.25, borderBottom: 1, borderColor: 'divider' }}>
-          <Typography variant="h6" component="h2">
-            {t('summary.title')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t('summary.subtitle')}
-          </Typography>
-        </Box>
-        {summary.isPending ? (
-          <Stack spacing={1.5} sx={{ p: 3 }}>
-            <Skeleton height={28} />
-            <Skeleton height={28} />
-            <Skeleton height={28} />
-          </Stack>
-        ) : rows.length > 0 ? (
-          <SummaryTable rows={rows} />
-        ) : (
-          <StatusPanel
-            icon={<InboxOutlinedIcon />}
-            title={t('summary.emptyTitle')}
-            text={t('summary.emptyText')}
-            testId="job-summary-empty"
-          />
-        )}
+        <CardHeading title={t('summary.title')} subtitle={t('summary.subtitle')} />
+        <SummaryTable rows={rows} loading={summary.isPending} />
       </Card>
     </PageContainer>
   );

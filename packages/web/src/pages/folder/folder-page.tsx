@@ -2,7 +2,6 @@
 // may read, write or administrate it, per user and per group.
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import AdminPanelSettingsOutlinedIcon from '@mui/icons-material/AdminPanelSettingsOutlined';
-import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import FolderOffOutlinedIcon from '@mui/icons-material/FolderOffOutlined';
@@ -38,7 +37,8 @@ import { useGroups, useMembers } from '../../api/teams.ts';
 import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
 import { DataTable } from '../../app/data-table.tsx';
 import { useGroupLabel } from '../../app/group-label.ts';
-import { PageContainer, PageHeader, PageSpinner, StatusPanel } from '../../app/page.tsx';
+import { NotFoundCard, PageContainer, PageHeader, PageSpinner, StatusPanel } from '../../app/page.tsx';
+import { RemoveButton } from '../../app/remove-button.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 import { nodeRoute } from '../../app/shell/folder-tree.tsx';
 import { type Choice, PermissionDialog } from './permission-dialog.tsx';
@@ -151,16 +151,11 @@ function PermissionTable({
             </Tooltip>
           </TableCell>
           <TableCell align="right">
-            <Tooltip title={tc('actions.remove')}>
-              <IconButton
-                size="small"
-                onClick={() => onRemove(entry)}
-                sx={{ color: 'error.main' }}
-                data-testid="permission-remove"
-              >
-                <DeleteOutlineOutlinedIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <RemoveButton
+              label={tc('actions.remove')}
+              onClick={() => onRemove(entry)}
+              testId="permission-remove"
+            />
           </TableCell>
         </TableRow>
       )}
@@ -357,7 +352,6 @@ function PermissionsSection({ folder, teamUuid }: { folder: FolderNode; teamUuid
 
 export function FolderPage() {
   const { t } = useTranslation('folders');
-  const { t: tc } = useTranslation('common');
   const { t: tshell } = useTranslation('shell');
   const team = useCurrentTeam();
   const [params] = useSearchParams();
@@ -375,15 +369,7 @@ export function FolderPage() {
   if (!node || (folder.error && isApiError(folder.error, 'NotFound'))) {
     return (
       <PageContainer>
-        <Card>
-          <StatusPanel
-            icon={<FolderOffOutlinedIcon />}
-            tone="warning"
-            title={tc('notFound.title')}
-            text={tc('notFound.text')}
-            testId="folder-not-found"
-          />
-        </Card>
+        <NotFoundCard icon={<FolderOffOutlinedIcon />} testId="folder-not-found" />
       </PageContainer>
     );
   }

@@ -6,7 +6,6 @@ import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import NetworkCheckOutlinedIcon from '@mui/icons-material/NetworkCheckOutlined';
 import SaveOutlinedIcon from '@mui/icons-material/SaveOutlined';
-import SearchOffOutlinedIcon from '@mui/icons-material/SearchOffOutlined';
 import {
   Alert,
   AlertTitle,
@@ -40,7 +39,7 @@ import {
 } from '../../api/ftpservers.ts';
 import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
 import { describeError } from '../../app/errors/report-error.ts';
-import { PageContainer, PageHeader, PageSpinner, StatusPanel } from '../../app/page.tsx';
+import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 import { findNode } from '../../app/shell/tree-rules.ts';
 import {
@@ -373,7 +372,6 @@ function ServerForm({
 
 export function FtpServerPage() {
   const { t } = useTranslation('ftpServers');
-  const { t: tc } = useTranslation('common');
   const team = useCurrentTeam();
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
@@ -398,15 +396,7 @@ export function FtpServerPage() {
   if (editing && (!server.data || (server.error && isApiError(server.error, 'NotFound')))) {
     return (
       <PageContainer maxWidth="md">
-        <Card>
-          <StatusPanel
-            icon={<SearchOffOutlinedIcon />}
-            tone="warning"
-            title={tc('notFound.title')}
-            text={tc('notFound.text')}
-            testId="ftpserver-not-found"
-          />
-        </Card>
+        <NotFoundCard testId="ftpserver-not-found" />
       </PageContainer>
     );
   }

@@ -2,12 +2,13 @@
 import AddIcon from '@mui/icons-material/Add';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
-import { Button, Card, Chip, Link, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
+import { Button, Card, Chip, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useFolderTree } from '../../api/folders.ts';
 import { useFtpServers } from '../../api/ftpservers.ts';
 import { DataTable } from '../../app/data-table.tsx';
+import { ItemLink } from '../../app/item-link.tsx';
 import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 
@@ -73,15 +74,9 @@ export function FtpServersPage() {
             >
               <TableCell>
                 <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                  <Link
-                    component={RouterLink}
-                    to={`/ftpserver?id=${server.id}`}
-                    underline="hover"
-                    sx={{ fontWeight: 500 }}
-                    onClick={(event) => event.stopPropagation()}
-                  >
+                  <ItemLink to={`/ftpserver?id=${server.id}`} onClick={(event) => event.stopPropagation()}>
                     {server.name}
-                  </Link>
+                  </ItemLink>
                   {!server.canWrite && (
                     <Tooltip title={t('readOnly')}>
                       <LockOutlinedIcon fontSize="small" sx={{ color: 'text.disabled' }} />

@@ -7,27 +7,14 @@ import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import LanOutlinedIcon from '@mui/icons-material/LanOutlined';
 import LockOpenOutlinedIcon from '@mui/icons-material/LockOpenOutlined';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
-import {
-  Box,
-  Card,
-  Chip,
-  Collapse,
-  IconButton,
-  Skeleton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Box, Card, Chip, Collapse, IconButton, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import type { connectionSession } from '@photorelay/contract/projects';
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useConnectionLog } from '../../api/projects.ts';
+import { CardHeading } from '../../app/card-heading.tsx';
+import { DataTable } from '../../app/data-table.tsx';
 import { formatDateTime, formatTime } from '../../app/format.ts';
 import { StatusPanel } from '../../app/page.tsx';
 
@@ -180,55 +167,35 @@ export function ConnectionLog({ teamUuid, projectId }: { teamUuid: string; proje
   const sessions = (log.data ?? []).slice(0, shownSessions);
   return (
     <Card data-testid="connection-log">
-      <Stack
-        direction="row"
-        spacing={1.5}
-        sx={{ px: 2.5, py: 2, borderBottom: 1, borderColor: 'divider', alignItems: 'center' }}
-      >
-        <LanOutlinedIcon color="primary" />
-        <Box sx={{ flex: 1 }}>
-          <Typography variant="h6" component="h2">
-            {t('log.title')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t('log.text')}
-          </Typography>
-        </Box>
-      </Stack>
-      {log.isPending ? (
-        <Stack spacing={1} sx={{ p: 2.5 }}>
-          <Skeleton height={28} />
-          <Skeleton height={28} />
-        </Stack>
-      ) : sessions.length === 0 ? (
-        <StatusPanel
-          icon={<LanOutlinedIcon />}
-          title={t('log.emptyTitle')}
-          text={t('log.emptyText')}
-          testId="log-empty"
-        />
-      ) : (
-        <TableContainer>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell padding="checkbox" />
-                <TableCell>{t('log.columns.time')}</TableCell>
-                <TableCell>{t('log.columns.client')}</TableCell>
-                <TableCell>{t('log.columns.protocol')}</TableCell>
-                <TableCell>{t('log.columns.user')}</TableCell>
-                <TableCell>{t('log.columns.login')}</TableCell>
-                <TableCell align="right">{t('log.columns.entries')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {sessions.map((session) => (
-                <SessionRow key={session.id} session={session} language={language} />
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
+      <CardHeading
+        icon={<LanOutlinedIcon color="primary" />}
+        title={t('log.title')}
+        subtitle={t('log.text')}
+      />
+      <DataTable
+        loading={log.isPending}
+        rows={sessions}
+        rowKey={(session) => session.id}
+        empty={
+          <StatusPanel
+            icon={<LanOutlinedIcon />}
+            title={t('log.emptyTitle')}
+            text={t('log.emptyText')}
+            testId="log-empty"
+          />
+        }
+        size="small"
+        columns={[
+          { label: '', padding: 'checkbox' },
+          { label: t('log.columns.time') },
+          { label: t('log.columns.client') },
+          { label: t('log.columns.protocol') },
+          { label: t('log.columns.user') },
+          { label: t('log.columns.login') },
+          { label: t('log.columns.entries'), align: 'right' },
+        ]}
+        renderRow={(session) => <SessionRow session={session} language={language} />}
+      />
     </Card>
   );
 }

@@ -3,39 +3,33 @@
 // canWrite everything is read-only (spec §6).
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import {
   Box,
   Button,
   Card,
   Grid,
-  IconButton,
-  Link,
   MenuItem,
   Stack,
   Switch,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   TextField,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
 import { useSnackbar } from 'notistack';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
 import {
   type DestinationRef,
   type Project,
   type ProjectFtpServer,
   useDestinationMutations,
 } from '../../api/projects.ts';
+import { DataTable, type DataTableColumn } from '../../app/data-table.tsx';
+import { ItemLink } from '../../app/item-link.tsx';
+import { RemoveButton } from '../../app/remove-button.tsx';
 
 type Mutations = ReturnType<typeof useDestinationMutations>;
 
@@ -165,161 +159,85 @@ function PathField({
   );
 }
 
-function RemoveButton({ label, onClick, testId }: { label: string; onClick: () => void; testId: string }) {
+/**
+ * One kind of destination in a card: its list (or a line saying there is none) and, with write
+ * access, the selector that adds another. Every row ends with the switch and remove cells.
+ */
+function DestinationCard<Row extends { id: number; name: string; enabled: boolean }>({
+  project,
+  mutations,
+  kind,
+  icon,
+  title,
+  text,
+  testId,
+  rowTestId,
+  emptyText,
+  rows,
+  columns,
+  renderCells,
+  add,
+}: {
+  project: Project;
+  mutations: Mutations;
+  kind: DestinationRef['kind'];
+  icon: ReactNode;
+  title: string;
+  text: string;
+  testId: string;
+  rowTestId: string;
+  emptyText: string;
+  rows: readonly Row[];
+  /** The columns before 'enabled' and the remove button. */
+  columns: readonly DataTableColumn[];
+  renderCells: (row: Row) => ReactNode;
+  add: { label: string; options: { id: number; name: string }[]; emptyText: string; testId: string };
+}) {
+  const { t } = useTranslation('projects');
+  const { canWrite } = project;
+  const ref = (id: number): DestinationRef => ({ kind, id });
   return (
-    <Tooltip title={label}>
-      <IconButton
+    <Card sx={{ height: '100%' }} data-testid={testId}>
+      <CardHeader icon={icon} title={title} text={text} />
+      <DataTable
         size="small"
-        onClick={onClick}
-        sx={{ color: 'error.main' }}
-        data-testid={testId}
-        aria-label={label}
-      >
-        <DeleteOutlineOutlinedIcon fontSize="small" />
-      </IconButton>
-    </Tooltip>
-  );
-}
-
-function FtpServersCard({ project, mutations }: { project: Project; mutations: Mutations }) {
-  const { t } = useTranslation('projects');
-  const { canWrite } = project;
-  const ref = (id: number): DestinationRef => ({ kind: 'ftpserver', id });
-  return (
-    <Card sx={{ height: '100%' }} data-testid="destination-ftpservers">
-      <CardHeader
-        icon={<DnsOutlinedIcon />}
-        title={t('destinations.serversTitle')}
-        text={t('destinations.serversText')}
+        rows={rows}
+        rowKey={(row) => row.id}
+        empty={
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ px: 2.5, pb: 2 }}
+            data-testid={`${testId}-empty`}
+          >
+            {emptyText}
+          </Typography>
+        }
+        columns={[
+          ...columns,
+          { label: t('destinations.enabled'), align: 'center' },
+          ...(canWrite ? [{ label: '', align: 'right', width: 48 } as const] : []),
+        ]}
+        renderRow={(row) => (
+          <TableRow data-testid={`${rowTestId}-${row.name}`}>
+            {renderCells(row)}
+            <DestinationControls
+              destination={row}
+              destinationRef={ref(row.id)}
+              canWrite={canWrite}
+              mutations={mutations}
+            />
+          </TableRow>
+        )}
       />
-      {project.ftpServers.length === 0 ? (
-        <Typography
-          variant="body2"
-          color="text.secondary"
-          sx={{ px: 2.5, pb: 2 }}
-          data-testid="destination-ftpservers-empty"
-        >
-          {t('destinations.serversEmpty')}
-        </Typography>
-      ) : (
-        <TableContainer>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('destinations.server')}</TableCell>
-                <TableCell>{t('destinations.path')}</TableCell>
-                <TableCell align="center">{t('destinations.enabled')}</TableCell>
-                {canWrite && <TableCell align="right" sx={{ width: 48 }} />}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {project.ftpServers.map((server) => (
-                <TableRow key={server.id} data-testid={`destination-server-${server.name}`}>
-                  <TableCell>
-                    <Link
-                      component={RouterLink}
-                      to={`/ftpserver?id=${server.id}`}
-                      underline="hover"
-                      sx={{ fontWeight: 500 }}
-                    >
-                      {server.name}
-                    </Link>
-                    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                      {server.protocol.toUpperCase()} · {server.host}
-                    </Typography>
-                  </TableCell>
-                  <TableCell>
-                    <PathField server={server} disabled={!canWrite} mutations={mutations} />
-                  </TableCell>
-                  <DestinationControls
-                    destination={server}
-                    destinationRef={ref(server.id)}
-                    canWrite={canWrite}
-                    mutations={mutations}
-                  />
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
       {canWrite && (
         <AddSelector
-          label={t('destinations.addServer')}
-          options={project.otherFtpServers}
-          emptyText={t('destinations.noOtherServers')}
+          label={add.label}
+          options={add.options}
+          emptyText={add.emptyText}
           busy={mutations.add.isPending}
           onAdd={(id) => mutations.add.mutate(ref(id))}
-          testId="add-ftpserver"
-        />
-      )}
-    </Card>
-  );
-}
-
-function ProjectsCard({ project, mutations }: { project: Project; mutations: Mutations }) {
-  const { t } = useTranslation('projects');
-  const { canWrite } = project;
-  const ref = (id: number): DestinationRef => ({ kind: 'destinationproject', id });
-  return (
-    <Card sx={{ height: '100%' }} data-testid="destination-projects">
-      <CardHeader
-        icon={<AccountTreeOutlinedIcon />}
-        title={t('destinations.projectsTitle')}
-        text={t('destinations.projectsText')}
-      />
-      {project.destinationProjects.length === 0 ? (
-        <Typography
-          variant="body2"
-          color="text.secondary"
-          sx={{ px: 2.5, pb: 2 }}
-          data-testid="destination-projects-empty"
-        >
-          {t('destinations.projectsEmpty')}
-        </Typography>
-      ) : (
-        <TableContainer>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('destinations.project')}</TableCell>
-                <TableCell align="center">{t('destinations.enabled')}</TableCell>
-                {canWrite && <TableCell align="right" sx={{ width: 48 }} />}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {project.destinationProjects.map((destination) => (
-                <TableRow key={destination.id} data-testid={`destination-project-${destination.name}`}>
-                  <TableCell>
-                    <Link
-                      component={RouterLink}
-                      to={`/project/overview?id=${destination.id}`}
-                      underline="hover"
-                      sx={{ fontWeight: 500 }}
-                    >
-                      {destination.name}
-                    </Link>
-                  </TableCell>
-                  <DestinationControls
-                    destination={destination}
-                    destinationRef={ref(destination.id)}
-                    canWrite={canWrite}
-                    mutations={mutations}
-                  />
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
-      {canWrite && (
-        <AddSelector
-          label={t('destinations.addProject')}
-          options={project.otherProjects}
-          emptyText={t('destinations.noOtherProjects')}
-          busy={mutations.add.isPending}
-          onAdd={(id) => mutations.add.mutate(ref(id))}
-          testId="add-project"
+          testId={add.testId}
         />
       )}
     </Card>
@@ -327,14 +245,69 @@ function ProjectsCard({ project, mutations }: { project: Project; mutations: Mut
 }
 
 export function DestinationsTab({ project, teamUuid }: { project: Project; teamUuid: string }) {
+  const { t } = useTranslation('projects');
   const mutations = useDestinationMutations(teamUuid, project.id);
   return (
     <Grid container spacing={2.5}>
       <Grid size={{ xs: 12, xl: 7 }}>
-        <FtpServersCard project={project} mutations={mutations} />
+        <DestinationCard
+          project={project}
+          mutations={mutations}
+          kind="ftpserver"
+          icon={<DnsOutlinedIcon />}
+          title={t('destinations.serversTitle')}
+          text={t('destinations.serversText')}
+          testId="destination-ftpservers"
+          rowTestId="destination-server"
+          emptyText={t('destinations.serversEmpty')}
+          rows={project.ftpServers}
+          columns={[{ label: t('destinations.server') }, { label: t('destinations.path') }]}
+          renderCells={(server) => (
+            <>
+              <TableCell>
+                <ItemLink to={`/ftpserver?id=${server.id}`}>{server.name}</ItemLink>
+                <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                  {server.protocol.toUpperCase()} · {server.host}
+                </Typography>
+              </TableCell>
+              <TableCell>
+                <PathField server={server} disabled={!project.canWrite} mutations={mutations} />
+              </TableCell>
+            </>
+          )}
+          add={{
+            label: t('destinations.addServer'),
+            options: project.otherFtpServers,
+            emptyText: t('destinations.noOtherServers'),
+            testId: 'add-ftpserver',
+          }}
+        />
       </Grid>
       <Grid size={{ xs: 12, xl: 5 }}>
-        <ProjectsCard project={project} mutations={mutations} />
+        <DestinationCard
+          project={project}
+          mutations={mutations}
+          kind="destinationproject"
+          icon={<AccountTreeOutlinedIcon />}
+          title={t('destinations.projectsTitle')}
+          text={t('destinations.projectsText')}
+          testId="destination-projects"
+          rowTestId="destination-project"
+          emptyText={t('destinations.projectsEmpty')}
+          rows={project.destinationProjects}
+          columns={[{ label: t('destinations.project') }]}
+          renderCells={(destination) => (
+            <TableCell>
+              <ItemLink to={`/project/overview?id=${destination.id}`}>{destination.name}</ItemLink>
+            </TableCell>
+          )}
+          add={{
+            label: t('destinations.addProject'),
+            options: project.otherProjects,
+            emptyText: t('destinations.noOtherProjects'),
+            testId: 'add-project',
+          }}
+        />
       </Grid>
     </Grid>
   );

@@ -21,11 +21,12 @@ import {
   Typography,
 } from '@mui/material';
 import { useSnackbar } from 'notistack';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Project } from '../../api/projects.ts';
 import { copyText } from '../../app/clipboard.ts';
 import { formatNumber, formatSize } from '../../app/format.ts';
+import { StatCard } from '../../app/stat-card.tsx';
 import { ConnectionLog } from './connection-log.tsx';
 import { TestImageCard } from './metadata/test-image-preview.tsx';
 
@@ -33,56 +34,6 @@ import { TestImageCard } from './metadata/test-image-preview.tsx';
 const TrafficChart = lazy(() =>
   import('./traffic-chart.tsx').then((module) => ({ default: module.TrafficChart })),
 );
-
-function StatCard({
-  label,
-  value,
-  icon,
-  tone,
-  testId,
-}: {
-  label: string;
-  value: string;
-  icon: ReactNode;
-  tone: string;
-  testId: string;
-}) {
-  return (
-    <Card sx={{ height: '100%' }}>
-      <CardContent sx={{ p: 2.25, '&:last-child': { pb: 2.25 } }}>
-        <Stack direction="row" spacing={1.75} sx={{ alignItems: 'center' }}>
-          <Box
-            sx={{
-              width: 40,
-              height: 40,
-              borderRadius: 2,
-              display: 'grid',
-              placeItems: 'center',
-              color: tone,
-              bgcolor: `color-mix(in srgb, ${tone} 12%, transparent)`,
-              flexShrink: 0,
-            }}
-          >
-            {icon}
-          </Box>
-          <Box sx={{ minWidth: 0 }}>
-            <Typography variant="body2" color="text.secondary" noWrap>
-              {label}
-            </Typography>
-            <Typography
-              variant="h5"
-              component="p"
-              sx={{ fontWeight: 700, fontVariantNumeric: 'tabular-nums' }}
-              data-testid={testId}
-            >
-              {value}
-            </Typography>
-          </Box>
-        </Stack>
-      </CardContent>
-    </Card>
-  );
-}
 
 /** One line of the FTP account: label, value in a mono font, copy button (and reveal for secrets). */
 function CopyField({
@@ -239,6 +190,7 @@ export function OverviewTab({ project, teamUuid }: { project: Project; teamUuid:
     <Grid container spacing={2.5}>
       <Grid size={{ xs: 6, md: 3 }}>
         <StatCard
+          dense
           label={t('overview.filesIn')}
           value={formatNumber(project.fileincount, language)}
           icon={<CallReceivedIcon />}
@@ -248,6 +200,7 @@ export function OverviewTab({ project, teamUuid }: { project: Project; teamUuid:
       </Grid>
       <Grid size={{ xs: 6, md: 3 }}>
         <StatCard
+          dense
           label={t('overview.bytesIn')}
           value={formatSize(project.bytesreceived, language)}
           icon={<SaveAltOutlinedIcon />}
@@ -257,6 +210,7 @@ export function OverviewTab({ project, teamUuid }: { project: Project; teamUuid:
       </Grid>
       <Grid size={{ xs: 6, md: 3 }}>
         <StatCard
+          dense
           label={t('overview.filesOut')}
           value={formatNumber(project.fileoutcount, language)}
           icon={<CallMadeIcon />}
@@ -266,6 +220,7 @@ export function OverviewTab({ project, teamUuid }: { project: Project; teamUuid:
       </Grid>
       <Grid size={{ xs: 6, md: 3 }}>
         <StatCard
+          dense
           label={t('overview.bytesOut')}
           value={formatSize(project.bytessent, language)}
           icon={<UploadOutlinedIcon />}

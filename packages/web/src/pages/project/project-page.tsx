@@ -1,14 +1,13 @@
 // /project/{tab}?id (spec §2 'Project tabs'): overview, destinations, metadata, script, protocol.
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
-import SearchOffOutlinedIcon from '@mui/icons-material/SearchOffOutlined';
-import { Box, Breadcrumbs, Card, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Box, Breadcrumbs, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useLocation, useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import { useFolderTree } from '../../api/folders.ts';
 import { type Project, useProject } from '../../api/projects.ts';
-import { PageContainer, PageHeader, PageSpinner, StatusPanel } from '../../app/page.tsx';
+import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 import { ancestorKeys, findNode } from '../../app/shell/tree-rules.ts';
 import { DestinationsTab } from './destinations-tab.tsx';
@@ -73,7 +72,6 @@ function TabContent({ tab, project, teamUuid }: { tab: ProjectTab; project: Proj
 
 export function ProjectPage() {
   const { t } = useTranslation('projects');
-  const { t: tc } = useTranslation('common');
   const { tab } = useParams();
   const [params] = useSearchParams();
   const team = useCurrentTeam();
@@ -92,15 +90,7 @@ export function ProjectPage() {
   if (!project.data || (project.error && isApiError(project.error, 'NotFound'))) {
     return (
       <PageContainer>
-        <Card>
-          <StatusPanel
-            icon={<SearchOffOutlinedIcon />}
-            tone="warning"
-            title={tc('notFound.title')}
-            text={tc('notFound.text')}
-            testId="project-not-found"
-          />
-        </Card>
+        <NotFoundCard testId="project-not-found" />
       </PageContainer>
     );
   }

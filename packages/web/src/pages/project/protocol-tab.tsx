@@ -10,13 +10,8 @@ import {
   Card,
   Chip,
   LinearProgress,
-  Skeleton,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TablePagination,
   TableRow,
   Tooltip,
@@ -27,6 +22,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLiveJob, type Job, useJobPage, useRetryJob } from '../../api/jobs.ts';
 import type { Project } from '../../api/projects.ts';
+import { CardHeading } from '../../app/card-heading.tsx';
+import { DataTable } from '../../app/data-table.tsx';
 import {
   formatCompactDateTime,
   formatDateTime,
@@ -223,119 +220,103 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
 
   return (
     <Card data-testid="protocol-tab">
-      <Stack
-        direction="row"
-        spacing={1.5}
-        sx={{ px: 2.5, py: 2, alignItems: 'center', borderBottom: 1, borderColor: 'divider' }}
-      >
-        <HistoryOutlinedIcon color="primary" />
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography variant="h6" component="h2">
-            {t('title')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t('subtitle')}
-          </Typography>
-        </Box>
-        {page.data && (
-          <Chip size="small" variant="outlined" label={t('count', { count })} data-testid="job-count" />
-        )}
-        {live && (
-          <Tooltip title={t('liveHint')}>
-            <Chip
-              size="small"
-              color="success"
-              label={t('live')}
-              data-testid="jobs-live"
-              sx={{
-                fontWeight: 700,
-                '&::before': {
-                  content: '""',
-                  width: 8,
-                  height: 8,
-                  borderRadius: '50%',
-                  bgcolor: 'common.white',
-                  ml: 1,
-                  animation: 'photorelay-pulse 1.4s ease-in-out infinite',
-                },
-                '@keyframes photorelay-pulse': { '0%, 100%': { opacity: 1 }, '50%': { opacity: 0.3 } },
-              }}
-            />
-          </Tooltip>
-        )}
-      </Stack>
+      <CardHeading
+        icon={<HistoryOutlinedIcon color="primary" />}
+        title={t('title')}
+        subtitle={t('subtitle')}
+        actions={
+          <>
+            {page.data && (
+              <Chip size="small" variant="outlined" label={t('count', { count })} data-testid="job-count" />
+            )}
+            {live && (
+              <Tooltip title={t('liveHint')}>
+                <Chip
+                  size="small"
+                  color="success"
+                  label={t('live')}
+                  data-testid="jobs-live"
+                  sx={{
+                    fontWeight: 700,
+                    '&::before': {
+                      content: '""',
+                      width: 8,
+                      height: 8,
+                      borderRadius: '50%',
+                      bgcolor: 'common.white',
+                      ml: 1,
+                      animation: 'photorelay-pulse 1.4s ease-in-out infinite',
+                    },
+                    '@keyframes photorelay-pulse': { '0%, 100%': { opacity: 1 }, '50%': { opacity: 0.3 } },
+                  }}
+                />
+              </Tooltip>
+            )}
+          </>
+        }
+      />
       <Box sx={{ height: 2 }}>
         {page.isFetching && page.isPlaceholderData && <LinearProgress sx={{ height: 2 }} />}
       </Box>
-      {page.isPending ? (
-        <Stack spacing={1.5} sx={{ p: 3 }}>
-          <Skeleton height={32} />
-          <Skeleton height={32} />
-          <Skeleton height={32} />
-        </Stack>
-      ) : count === 0 ? (
-        <StatusPanel
-          icon={<HistoryOutlinedIcon />}
-          title={t('emptyTitle')}
-          text={t('emptyText')}
-          testId="jobs-empty"
-        />
-      ) : (
-        <>
-          <TableContainer>
-            <Table size="small" data-testid="jobs-table" aria-label={t('title')}>
-              <TableHead>
-                <TableRow>
-                  {columns.map((column) => (
-                    <TableCell
-                      key={column}
-                      align={rightAligned.has(column) ? 'right' : 'left'}
-                      sx={{ whiteSpace: 'nowrap' }}
-                    >
-                      {t(`columns.${column}`)}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {jobs.map((job) => (
-                  <JobRow
-                    key={job.id}
-                    job={job}
-                    now={now}
-                    language={language}
-                    retrying={retry.isPending && retry.variables === job.id}
-                    onRetry={() =>
-                      retry.mutate(job.id, {
-                        onSuccess: () => enqueueSnackbar(t('retried'), { variant: 'success' }),
-                      })
-                    }
-                  />
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <TablePagination
-            component="div"
-            count={count}
-            page={Math.min(pageIndex, Math.max(0, Math.ceil(count / pageSize) - 1))}
-            onPageChange={(_event, next) => setPageIndex(next)}
-            rowsPerPage={pageSize}
-            rowsPerPageOptions={pageSizes}
-            onRowsPerPageChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPageIndex(0);
-            }}
-            labelRowsPerPage={t('rowsPerPage')}
-            labelDisplayedRows={({ from, to, count: total }) =>
-              t('displayedRows', {
-                from: formatNumber(from, language),
-                to: formatNumber(to, language),
-                count: formatNumber(total, language),
+      <DataTable
+        loading={page.isPending}
+        loadingLines={3}
+        rows={jobs}
+        rowKey={(job) => job.id}
+        // A page past the end shows no rows only until the effect above moves back.
+        empty={
+          count === 0 ? (
+            <StatusPanel
+              icon={<HistoryOutlinedIcon />}
+              title={t('emptyTitle')}
+              text={t('emptyText')}
+              testId="jobs-empty"
+            />
+          ) : null
+        }
+        size="small"
+        testId="jobs-table"
+        ariaLabel={t('title')}
+        columns={columns.map((column) => ({
+          label: t(`columns.${column}`),
+          align: rightAligned.has(column) ? 'right' : undefined,
+          noWrap: true,
+        }))}
+        renderRow={(job) => (
+          <JobRow
+            job={job}
+            now={now}
+            language={language}
+            retrying={retry.isPending && retry.variables === job.id}
+            onRetry={() =>
+              retry.mutate(job.id, {
+                onSuccess: () => enqueueSnackbar(t('retried'), { variant: 'success' }),
               })
             }
           />
-        </>
+        )}
+      />
+      {!page.isPending && count > 0 && (
+        <TablePagination
+          component="div"
+          count={count}
+          page={Math.min(pageIndex, Math.max(0, Math.ceil(count / pageSize) - 1))}
+          onPageChange={(_event, next) => setPageIndex(next)}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={pageSizes}
+          onRowsPerPageChange={(event) => {
+            setPageSize(Number(event.target.value));
+            setPageIndex(0);
+          }}
+          labelRowsPerPage={t('rowsPerPage')}
+          labelDisplayedRows={({ from, to, count: total }) =>
+            t('displayedRows', {
+              from: formatNumber(from, language),
+              to: formatNumber(to, language),
+              count: formatNumber(total, language),
+            })
+          }
+        />
       )}
     </Card>
   );

@@ -30,6 +30,7 @@ import { useDebugMode } from '../../app/debug-mode.ts';
 import { useGroupLabel } from '../../app/group-label.ts';
 import { OwnersAndOperatorsOnly } from '../../app/owners-and-operators-only.tsx';
 import { PageContainer, PageHeader, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
+import { RemoveButton } from '../../app/remove-button.tsx';
 import { initialsOf, useCurrentTeam } from '../../app/session.ts';
 import { AcceptInvitationDialog } from './accept-invitation-dialog.tsx';
 import { EditUserDialog } from './edit-user-dialog.tsx';
@@ -131,16 +132,12 @@ function MemberRow({
           </IconButton>
         </Tooltip>
         {!member.isOwner && (
-          <Tooltip title={t('remove.title')}>
-            <IconButton
-              size="small"
-              onClick={onRemove}
-              data-testid="user-remove"
-              sx={{ color: 'error.main' }}
-            >
-              <PersonRemoveOutlinedIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
+          <RemoveButton
+            label={t('remove.title')}
+            onClick={onRemove}
+            testId="user-remove"
+            icon={<PersonRemoveOutlinedIcon fontSize="small" />}
+          />
         )}
       </TableCell>
     </TableRow>
