@@ -11,14 +11,14 @@ import ssh2 from 'ssh2';
 export function loadOrCreateHostKeys(dir: string): Buffer[] {
   fs.mkdirSync(dir, { recursive: true });
   const kinds = [
-    { file: 'ssh_host_ed25519_key', make: () => ssh2.utils.generateKeyPairSync('ed25519') },
-    { file: 'ssh_host_rsa_key', make: () => ssh2.utils.generateKeyPairSync('rsa', { bits: 3072 }) },
+    { file: 'ssh_host_ed25519_key', make: () => generateParsableKey('ed25519') },
+    { file: 'ssh_host_rsa_key', make: () => generateParsableKey('rsa') },
   ];
   return kinds.map(({ file, make }) => {
     const full = path.join(dir, file);
     if (!fs.existsSync(full)) {
       const tmp = `${full}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, make().private, { mode: 0o600 });
+      fs.writeFileSync(tmp, make(), { mode: 0o600 });
       try {
         fs.linkSync(tmp, full);
       } catch (err) {
@@ -32,4 +32,20 @@ export function loadOrCreateHostKeys(dir: string): Buffer[] {
     if (parsed instanceof Error) throw new Error(`${full} is not a valid host key: ${parsed.message}`);
     return key;
   });
+}
+
+/**
+ * A new private key that ssh2 can read back. ssh2 1.17 strips leading zero bytes from ed25519
+ * public keys, so about 1 in 256 generated keys is "Malformed" to its own parser
+ * (mscdex/ssh2#1513): a fresh install would then fail to start. Such a key is made again.
+ */
+export function generateParsableKey(type: 'ed25519' | 'rsa'): string {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const pair =
+      type === 'rsa'
+        ? ssh2.utils.generateKeyPairSync('rsa', { bits: 3072 })
+        : ssh2.utils.generateKeyPairSync('ed25519');
+    if (!(ssh2.utils.parseKey(pair.private) instanceof Error)) return pair.private;
+  }
+  throw new Error(`could not generate a usable ${type} host key`);
 }

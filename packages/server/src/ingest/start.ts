@@ -33,6 +33,7 @@ export async function startIngest(
     log: ctx.log,
     loginThrottle,
   });
+  // A start that fails halfway must not leave the FTP listener open (the process would not exit).
   const sftp = await startSftpIngest({
     port: ports?.sftp ?? config.SFTP_PORT,
     host: config.HOST,
@@ -41,6 +42,9 @@ export async function startIngest(
     backend,
     log: ctx.log,
     loginThrottle,
+  }).catch(async (error: unknown) => {
+    await ftp.close();
+    throw error;
   });
   return {
     ftpPort: ftp.port,
