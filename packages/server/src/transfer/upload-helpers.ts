@@ -42,6 +42,9 @@ export function temporaryName(fileName: string, tag?: string): string {
   return `.${fileName}.${part}.part`;
 }
 
+/** Whether a file name is one temporaryName made (a delivery not yet renamed into place). */
+export const isTemporaryName = (name: string) => /^\..+\.[A-Za-z0-9-]{1,40}\.part$/.test(name);
+
 export interface UploadOptions {
   /** Names the temporary file (see temporaryName); the pipeline passes the job. */
   tempTag?: string;

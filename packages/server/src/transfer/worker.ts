@@ -128,7 +128,16 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     );
   };
 
-  async function purgeExpired() {
+  // One purge at a time: a caller that arrives while one runs waits for that one to finish.
+  let purging: Promise<void> | null = null;
+  function purgeExpired() {
+    purging ??= purgeExpiredNow().finally(() => {
+      purging = null;
+    });
+    return purging;
+  }
+
+  async function purgeExpiredNow() {
     await purgeExpiredTestImages(ctx, { all: true });
     const before = new Date(Date.now() - options.retentionDays * 24 * 3600_000);
     for (;;) {

@@ -10,6 +10,7 @@ import { type FtpIngest, startFtpIngest } from '../../src/ingest/ftp-server.ts';
 import { type SftpIngest, startSftpIngest } from '../../src/ingest/sftp-server.ts';
 import { TempDirBackend } from '../../src/ingest/temp-dir-backend.test-support.ts';
 import { loadOrCreateTlsMaterial } from '../../src/ingest/tls.ts';
+import { isTemporaryName } from '../../src/transfer/upload-helpers.ts';
 
 /**
  * Destination servers for tests and benchmarks, all on 127.0.0.1:
@@ -107,7 +108,7 @@ function walk(root: string, dir: string): string[] {
     .sort();
 }
 
-const isTemp = (p: string) => /^\..+\.[0-9a-f]{8}\.part$/.test(path.posix.basename(p));
+const isTemp = (p: string) => isTemporaryName(path.posix.basename(p));
 
 function tempDirDestination(
   protocol: 'ftp' | 'sftp',
