@@ -9,6 +9,7 @@ import {
   Typography,
 } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
+import { useSnackbar } from 'notistack';
 import type { ReactNode } from 'react';
 
 type Props = {
@@ -66,5 +67,37 @@ export function ConfirmDialog({
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+type RemovalProps<T> = Omit<Props, 'open' | 'onConfirm' | 'busy'> & {
+  /** What is to be removed; null = the dialog is closed. */
+  item: T | null;
+  /** A mutation's `mutate` for the item; the dialog passes the success handler. */
+  remove: (item: T, options: { onSuccess: () => void }) => void;
+  removing: boolean;
+  /** The confirmation shown after it was removed. */
+  removed: (item: T) => string;
+};
+
+/** Asks before removing a row of a list, removes it, says so, and closes. */
+export function ConfirmRemoval<T>({ item, remove, removing, removed, onClose, ...texts }: RemovalProps<T>) {
+  const { enqueueSnackbar } = useSnackbar();
+  return (
+    <ConfirmDialog
+      {...texts}
+      open={item !== null}
+      busy={removing}
+      onClose={onClose}
+      onConfirm={() =>
+        item !== null &&
+        remove(item, {
+          onSuccess: () => {
+            enqueueSnackbar(removed(item), { variant: 'success' });
+            onClose();
+          },
+        })
+      }
+    />
   );
 }

@@ -32,7 +32,7 @@ import {
   useDeleteConfigFile,
   useUploadConfigFile,
 } from '../../api/configfiles.ts';
-import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
+import { ConfirmRemoval } from '../../app/confirm-dialog.tsx';
 import { DataTable } from '../../app/data-table.tsx';
 import { describeError } from '../../app/errors/report-error.ts';
 import { formatDateTime, formatSize } from '../../app/format.ts';
@@ -154,7 +154,6 @@ function FilesTable({
 }) {
   const { t, i18n } = useTranslation('configFiles');
   const { t: tc } = useTranslation('common');
-  const { enqueueSnackbar } = useSnackbar();
   const remove = useDeleteConfigFile(teamUuid);
   const [deleting, setDeleting] = useState<ConfigFile | null>(null);
   const frame = useRef<HTMLIFrameElement>(null);
@@ -224,23 +223,16 @@ function FilesTable({
         )}
       />
       <iframe ref={frame} title={t('downloadFrame')} hidden data-testid="configfile-download-frame" />
-      <ConfirmDialog
-        open={Boolean(deleting)}
+      <ConfirmRemoval
+        item={deleting}
         title={t('delete.title')}
         message={t('delete.message')}
         confirmLabel={tc('actions.remove')}
         cancelLabel={tc('actions.cancel')}
-        busy={remove.isPending}
+        remove={(file, options) => remove.mutate(file.dbconfigfileid, options)}
+        removing={remove.isPending}
+        removed={(file) => t('deleted', { name: file.name })}
         onClose={() => setDeleting(null)}
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting.dbconfigfileid, {
-            onSuccess: () => {
-              enqueueSnackbar(t('deleted', { name: deleting.name }), { variant: 'success' });
-              setDeleting(null);
-            },
-          })
-        }
         testId="configfile-delete-dialog"
       />
     </>

@@ -19,12 +19,11 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePublicSettings } from '../../api/settings.ts';
 import { type TeamMember, useMembers, useRemoveMember } from '../../api/teams.ts';
-import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
+import { ConfirmRemoval } from '../../app/confirm-dialog.tsx';
 import { DataTable } from '../../app/data-table.tsx';
 import { useDebugMode } from '../../app/debug-mode.ts';
 import { useGroupLabel } from '../../app/group-label.ts';
@@ -146,7 +145,6 @@ function MemberRow({
 
 function UsersTable({ teamUuid }: { teamUuid: string }) {
   const { t } = useTranslation('users');
-  const { enqueueSnackbar } = useSnackbar();
   const members = useMembers(teamUuid);
   const remove = useRemoveMember(teamUuid);
   const debug = useDebugMode();
@@ -206,23 +204,16 @@ function UsersTable({ teamUuid }: { teamUuid: string }) {
       {accepting && (
         <AcceptInvitationDialog member={accepting} teamUuid={teamUuid} onClose={() => setAccepting(null)} />
       )}
-      <ConfirmDialog
-        open={Boolean(removing)}
+      <ConfirmRemoval
+        item={removing}
         title={t('remove.title')}
         message={t('remove.message')}
         confirmLabel={t('remove.confirm')}
         cancelLabel={t('remove.cancel')}
-        busy={remove.isPending}
+        remove={(member, options) => remove.mutate(member.email, options)}
+        removing={remove.isPending}
+        removed={(member) => t('removed', { email: member.email })}
         onClose={() => setRemoving(null)}
-        onConfirm={() =>
-          removing &&
-          remove.mutate(removing.email, {
-            onSuccess: () => {
-              enqueueSnackbar(t('removed', { email: removing.email }), { variant: 'success' });
-              setRemoving(null);
-            },
-          })
-        }
         testId="user-remove-dialog"
       />
     </>
