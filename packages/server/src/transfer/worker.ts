@@ -103,6 +103,10 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       if (gaveUp) await notifyJobGaveUp(ctx, job, message);
     } finally {
       clearInterval(heartbeat);
+      // Its server has a free connection again, and its project one running job less: a job
+      // that claimJob passed over just now may be next.
+      wakeups++;
+      maybe.jobs = true;
     }
     return true;
   }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { type Running, startPhotoRelay } from '../../src/runtime.ts';
+import { type Role, type Running, startPhotoRelay } from '../../src/runtime.ts';
 import { TestClient } from './client.ts';
 import { sharedDb } from './database.ts';
 import { startMailCatcher } from './mail.ts';
@@ -17,7 +17,11 @@ export interface TestServer {
 }
 
 /** The real server on a free loopback port, on the process's shared database, mailing to a real SMTP catcher. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `role: 'web'` runs no worker and no ingest: for tests that drive queues themselves. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { role?: Role } = {},
+): Promise<TestServer> {
   const db = await sharedDb();
   const mail = await startMailCatcher();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-test-'));
@@ -34,7 +38,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   config.PORT = 0;
   config.FTP_PORT = 0;
   config.SFTP_PORT = 0;
-  const running = await startPhotoRelay(config, { db, log: pino({ level: config.LOG_LEVEL }) });
+  const running = await startPhotoRelay(config, {
+    db,
+    log: pino({ level: config.LOG_LEVEL }),
+    role: options.role,
+  });
   const url = running.url as string;
   // Links in mails use PUBLIC_URL, the overview shows the ingest ports: the real ports are only known now.
   config.publicUrl = url;

@@ -182,18 +182,30 @@ export interface ClaimedJob {
   processed_sha256: string;
 }
 
-/** Leases the next due job of a processed upload; a job whose worker died is due again when its lease ran out. */
+/**
+ * Leases the next due job of a processed upload; a job whose worker died is due again when its
+ * lease ran out. Two rules keep one burst from holding up everybody else:
+ * - the project with the fewest deliveries running goes first, and within a project the oldest
+ *   job: one camera's 500 pictures do not make another team's one picture wait behind them all;
+ * - a job whose FTP server already has its `max_connections` deliveries running (counted over
+ *   all workers) waits, instead of holding a worker slot until a connection frees up.
+ */
 export async function claimJob(
   db: Db,
   workerId: string,
   leaseSeconds: number,
 ): Promise<ClaimedJob | undefined> {
   const result = await sql<ClaimedJob>`
-    with next as (
-      select j.id from jobs j join uploads u on u.id = j.upload_id
+    with running as (
+      select project_id, ftp_server_id from jobs where state = 'running' and locked_until >= now()
+    ), next as (
+      select j.id from jobs j
+      join uploads u on u.id = j.upload_id
+      left join ftp_servers s on s.id = j.ftp_server_id
       where u.state = 'processed'
         and ((j.state = 'scheduled' and j.scheduletime <= now()) or (j.state = 'running' and j.locked_until < now()))
-      order by j.scheduletime, j.id
+        and (s.id is null or (select count(*) from running r where r.ftp_server_id = s.id) < s.max_connections)
+      order by (select count(*) from running r where r.project_id = j.project_id), j.scheduletime, j.id
       limit 1 for update of j skip locked
     )
     update jobs j set state = 'running', locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId}
