@@ -198,14 +198,20 @@ export async function claimJob(
   const result = await sql<ClaimedJob>`
     with running as (
       select project_id, ftp_server_id from jobs where state = 'running' and locked_until >= now()
+    ), by_project as (
+      select project_id, count(*) as n from running group by project_id
+    ), by_server as (
+      select ftp_server_id, count(*) as n from running where ftp_server_id is not null group by ftp_server_id
     ), next as (
       select j.id from jobs j
       join uploads u on u.id = j.upload_id
       left join ftp_servers s on s.id = j.ftp_server_id
+      left join by_project bp on bp.project_id = j.project_id
+      left join by_server bs on bs.ftp_server_id = j.ftp_server_id
       where u.state = 'processed'
         and ((j.state = 'scheduled' and j.scheduletime <= now()) or (j.state = 'running' and j.locked_until < now()))
-        and (s.id is null or (select count(*) from running r where r.ftp_server_id = s.id) < s.max_connections)
-      order by (select count(*) from running r where r.project_id = j.project_id), j.scheduletime, j.id
+        and (s.id is null or coalesce(bs.n, 0) < s.max_connections)
+      order by coalesce(bp.n, 0), j.scheduletime, j.id
       limit 1 for update of j skip locked
     )
     update jobs j set state = 'running', locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId}
