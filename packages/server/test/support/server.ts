@@ -16,8 +16,10 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** The real server on a free loopback port, on the process's shared database, mailing to a real SMTP catcher. */
-/** `role: 'web'` runs no worker and no ingest: for tests that drive queues themselves. */
+/**
+ * The real server on a free loopback port, on the process's shared database, mailing to a real
+ * SMTP catcher. `role: 'web'` runs no worker and no ingest: for tests that drive queues themselves.
+ */
 export async function startTestServer(
   env: Record<string, string> = {},
   options: { role?: Role } = {},
