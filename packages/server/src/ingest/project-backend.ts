@@ -43,26 +43,24 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
 
     async storeUpload(account, relativePath, data: Readable, info) {
       const blob = await ctx.blobs.write(data, { maxBytes: ctx.config.MAX_UPLOAD_BYTES });
-      try {
-        await db.transaction().execute(async (trx) => {
-          const project = await projectQueries.findProjectTeam(trx, account.projectId);
-          if (!project) throw new IngestUserError('Project no longer exists');
-          await recordUpload(trx, {
-            teamId: project.team_id,
-            projectId: project.id,
-            path: relativePath,
-            size: blob.size,
-            sha256: blob.sha256,
-            blobKey: blob.key,
-            protocol: info.protocol,
-            remoteAddress: info.remoteAddress,
-            chain: [],
-            sourceUploadId: null,
-          });
-        });
-      } catch (error) {
+      // One statement records the upload, its counters and its jobs: only then is it acknowledged.
+      const recorded = await recordUpload(db, {
+        projectId: account.projectId,
+        path: relativePath,
+        size: blob.size,
+        sha256: blob.sha256,
+        blobKey: blob.key,
+        protocol: info.protocol,
+        remoteAddress: info.remoteAddress,
+        chain: [],
+        sourceUploadId: null,
+      }).catch(async (error: unknown) => {
         await ctx.blobs.remove(blob.key);
         throw error;
+      });
+      if (!recorded) {
+        await ctx.blobs.remove(blob.key);
+        throw new IngestUserError('Project no longer exists');
       }
       ctx.wake.pipeline();
       return { bytes: blob.size };

@@ -3,7 +3,6 @@ import type { AppContext } from '../context.ts';
 import { decryptSecret } from '../crypto/secrets.ts';
 import { type ClaimedJob, findServerDestination, markJobSucceeded } from '../modules/jobs/queries.ts';
 import { recordUpload } from '../modules/jobs/service.ts';
-import { findProjectTeam } from '../modules/projects/queries.ts';
 import type { DestinationPool } from './pool.ts';
 
 /** A failure that retrying cannot fix (the destination is gone). */
@@ -42,14 +41,11 @@ export async function deliverToServer(ctx: AppContext, pool: DestinationPool, jo
  * scripts and destinations apply). Recording it and finishing this job is one transaction.
  */
 export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerId: string, started: number) {
-  const target = await findProjectTeam(ctx.db, job.dest_project_id ?? -1);
-  if (!target) throw new PermanentDeliveryError('The destination project was deleted');
   const blobKey = await ctx.blobs.duplicate(job.processed_blob_key);
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      await recordUpload(trx, {
-        teamId: target.team_id,
-        projectId: target.id,
+      const recorded = await recordUpload(trx, {
+        projectId: job.dest_project_id ?? -1,
         path: job.path,
         size: job.processed_size,
         sha256: job.processed_sha256,
@@ -59,8 +55,9 @@ export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerI
         chain: job.chain,
         sourceUploadId: job.upload_id,
       });
+      if (!recorded) throw new PermanentDeliveryError('The destination project was deleted');
       const done = await markJobSucceeded(trx, job, workerId, Date.now() - started, {
-        project: target.id,
+        project: job.dest_project_id,
       });
       if (!done) throw new Error('lease lost');
     });

@@ -291,6 +291,34 @@ describe('ingest to destinations', () => {
     );
     assert.equal(fs.existsSync(agency.fileOf(3, `dup-b-${team.teamId}/IMG_9.JPG`)), false);
   });
+
+  test('a camera still logged in when its project is deleted gets an error, and nothing is kept', async () => {
+    const team = await makeTeam(server);
+    const c = team.owner.client;
+    const projects = await rootFolder(server, team, 'projects');
+    const project = await setupProject(c, team.teamUuid, projects.id, 'Deleted meanwhile');
+    const blobs = path.join(server.running.ctx.config.DATA_DIR, 'files');
+    const files = () =>
+      (fs.readdirSync(blobs, { recursive: true }) as string[]).filter((f) => /[0-9a-f-]{36}$/.test(f));
+    const before = files().length;
+    const camera = new FtpClient(10_000);
+    try {
+      await camera.access({
+        host: '127.0.0.1',
+        port: project.ingest.ftpPort,
+        user: project.account.username,
+        password: project.account.password,
+      });
+      assert.equal((await c.del(`/api/${team.teamUuid}/project/${project.id}`)).status, 200);
+      await assert.rejects(
+        camera.uploadFrom(Readable.from([crypto.randomBytes(50_000)]), 'LATE.JPG'),
+        /^Error: 4|^FTPError: 4|^\S*Error: 5/,
+      );
+    } finally {
+      camera.close();
+    }
+    assert.equal(files().length, before, 'the stored file was removed again');
+  });
 });
 
 describe('project to project', () => {

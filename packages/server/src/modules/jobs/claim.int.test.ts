@@ -43,20 +43,17 @@ async function projectWithServer(name: string, maxConnections: number) {
 async function queueFiles(project: { teamId: number; projectId: number }, names: string[]) {
   const db = server.running.ctx.db;
   for (const name of names) {
-    const { uploadId } = await db.transaction().execute((trx) =>
-      recordUpload(trx, {
-        teamId: project.teamId,
-        projectId: project.projectId,
-        path: name,
-        size: 1,
-        sha256: name.padEnd(64, '0'),
-        blobKey: `2026/01/01/${crypto.randomUUID()}`,
-        protocol: 'ftp',
-        remoteAddress: null,
-        chain: [],
-        sourceUploadId: null,
-      }),
-    );
+    const recorded = await recordUpload(db, {
+      projectId: project.projectId,
+      path: name,
+      size: 1,
+      sha256: name.padEnd(64, '0'),
+      blobKey: `2026/01/01/${crypto.randomUUID()}`,
+      protocol: 'ftp',
+      remoteAddress: null,
+      chain: [],
+      sourceUploadId: null,
+    });
     await db
       .updateTable('uploads')
       .set((eb) => ({
@@ -65,7 +62,7 @@ async function queueFiles(project: { teamId: number; projectId: number }, names:
         processed_size: 1,
         processed_sha256: eb.ref('sha256'),
       }))
-      .where('id', '=', uploadId)
+      .where('id', '=', recorded?.uploadId ?? -1)
       .execute();
   }
 }

@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
-import type { JobState } from '../../db/schema.ts';
 
 export interface NewUpload {
-  teamId: number;
   projectId: number;
   path: string;
   size: number;
@@ -11,119 +9,58 @@ export interface NewUpload {
   blobKey: string;
   protocol: string;
   remoteAddress: string | null;
-  /** Projects this file already went through (project-to-project delivery); loops end here. */
+  /** Projects this file went through, this one included (project-to-project delivery). */
   chain: number[];
   sourceUploadId: number | null;
 }
 
-export const insertUpload = (db: Db, u: NewUpload) =>
-  db
-    .insertInto('uploads')
-    .values({
-      team_id: u.teamId,
-      project_id: u.projectId,
-      path: u.path,
-      filename: u.path.split('/').pop() ?? u.path,
-      size: u.size,
-      sha256: u.sha256,
-      blob_key: u.blobKey,
-      processed_blob_key: null,
-      processed_size: null,
-      processed_sha256: null,
-      processing_detail: null,
-      locked_until: null,
-      protocol: u.protocol,
-      remote_address: u.remoteAddress,
-      chain: u.chain,
-      source_upload_id: u.sourceUploadId,
-      duplicate_of: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-
-/** The same file (name, content) in the same project within a day: a camera re-sending it. */
-export const findRecentTwin = (db: Db, projectId: number, path: string, sha256: string, exceptId: number) =>
-  db
-    .selectFrom('uploads')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .where('path', '=', path)
-    .where('sha256', '=', sha256)
-    .where('id', '<>', exceptId)
-    .where('duplicate_of', 'is', null)
-    .where('received_at', '>', sql<Date>`now() - interval '1 day'`)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-
-export const markDuplicate = (db: Db, uploadId: number, twinId: number) =>
-  db.updateTable('uploads').set({ duplicate_of: twinId }).where('id', '=', uploadId).execute();
-
-export const countIncoming = (db: Db, projectId: number, bytes: number) =>
-  db
-    .updateTable('projects')
-    .set((eb) => ({ fileincount: eb('fileincount', '+', 1), bytesreceived: eb('bytesreceived', '+', bytes) }))
-    .where('id', '=', projectId)
-    .execute();
-
-/** Enabled destinations of a project, with the names the job log keeps. */
-export const listEnabledDestinations = async (db: Db, projectId: number) => {
-  const [servers, projects] = await Promise.all([
-    db
-      .selectFrom('project_ftp_servers as pf')
-      .innerJoin('ftp_servers as s', 's.id', 'pf.ftp_server_id')
-      .select(['s.id', 's.name'])
-      .where('pf.project_id', '=', projectId)
-      .where('pf.enabled', '=', true)
-      .execute(),
-    db
-      .selectFrom('project_destination_projects as d')
-      .innerJoin('projects as p', 'p.id', 'd.destination_project_id')
-      .select(['p.id', 'p.name'])
-      .where('d.project_id', '=', projectId)
-      .where('d.enabled', '=', true)
-      .execute(),
-  ]);
-  return { servers, projects };
-};
-
-export const insertJobs = (
-  db: Db,
-  jobs: Array<{
-    teamId: number;
-    uploadId: number;
-    projectId: number;
-    ftpServerId: number | null;
-    destProjectId: number | null;
-    ftpservername: string | null;
-    destprojectname: string | null;
-    state: JobState;
-    detail: unknown;
-  }>,
-) =>
-  jobs.length === 0
-    ? Promise.resolve()
-    : db
-        .insertInto('jobs')
-        .values(
-          jobs.map((j) => ({
-            team_id: j.teamId,
-            upload_id: j.uploadId,
-            project_id: j.projectId,
-            ftp_server_id: j.ftpServerId,
-            dest_project_id: j.destProjectId,
-            ftpservername: j.ftpservername,
-            destprojectname: j.destprojectname,
-            state: j.state,
-            errortext: null,
-            uploadduration: null,
-            detail: j.detail === null ? null : JSON.stringify(j.detail),
-            locked_until: null,
-            locked_by: null,
-            finished_at: j.state === 'duplicate' ? new Date() : null,
-          })),
-        )
-        .execute();
+/**
+ * Records an upload in one statement: the row (with the project's team), the project's incoming
+ * counters, and one job per enabled destination that is not in the chain. The same file (name,
+ * content) in the same project within a day is a camera re-sending it: the upload points to its
+ * twin and the jobs are 'duplicate', finished at once. No row when the project is gone.
+ */
+export async function insertUploadWithJobs(db: Db, u: NewUpload) {
+  const result = await sql<{ id: number; duplicate_of: number | null; jobs: number }>`
+    with project as (
+      select id, team_id from projects where id = ${u.projectId}
+    ), twin as (
+      select id from uploads
+      where project_id = ${u.projectId} and path = ${u.path} and sha256 = ${u.sha256}
+        and duplicate_of is null and received_at > now() - interval '1 day'
+      order by id desc limit 1
+    ), upload as (
+      insert into uploads (team_id, project_id, path, filename, size, sha256, blob_key, protocol,
+                           remote_address, chain, source_upload_id, duplicate_of)
+      select team_id, id, ${u.path}, ${u.path.split('/').pop() ?? u.path}, ${u.size}, ${u.sha256}, ${u.blobKey},
+             ${u.protocol}, ${u.remoteAddress}, ${u.chain}::integer[], ${u.sourceUploadId}, (select id from twin)
+      from project
+      returning id, team_id, duplicate_of
+    ), counted as (
+      update projects set fileincount = fileincount + 1, bytesreceived = bytesreceived + ${u.size}
+      where id in (select id from project)
+    ), destinations as (
+      select s.id as ftp_server_id, null::integer as dest_project_id, s.name as ftpservername, null::text as destprojectname
+      from project_ftp_servers pf join ftp_servers s on s.id = pf.ftp_server_id
+      where pf.project_id = ${u.projectId} and pf.enabled
+      union all
+      select null, p.id, null, p.name
+      from project_destination_projects d join projects p on p.id = d.destination_project_id
+      where d.project_id = ${u.projectId} and d.enabled and p.id <> all(${u.chain}::integer[])
+    ), queued as (
+      insert into jobs (team_id, upload_id, project_id, ftp_server_id, dest_project_id, ftpservername,
+                        destprojectname, state, detail, finished_at)
+      select up.team_id, up.id, ${u.projectId}, d.ftp_server_id, d.dest_project_id, d.ftpservername, d.destprojectname,
+             case when up.duplicate_of is null then 'scheduled' else 'duplicate' end,
+             case when up.duplicate_of is null then null else jsonb_build_object('duplicateOf', up.duplicate_of) end,
+             case when up.duplicate_of is null then null else now() end
+      from upload up cross join destinations d
+      returning id
+    )
+    select id, duplicate_of, (select count(*) from queued)::integer as jobs from upload
+  `.execute(db);
+  return result.rows[0];
+}
 
 /** Leases the next upload to process (new, or one whose processor died). */
 export async function claimUploadToProcess(db: Db, leaseSeconds: number) {

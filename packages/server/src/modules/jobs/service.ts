@@ -7,43 +7,17 @@ import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
 
 /**
- * Records an upload with its counters and one job per enabled destination, in the caller's
- * transaction, so an acknowledged file always has its jobs. A re-sent file (same name and
- * content within a day) gets 'duplicate' jobs that are never sent.
+ * Records an upload with its counters and one job per enabled destination in one statement, so
+ * an acknowledged file always has its jobs. A re-sent file (same name and content within a day)
+ * gets 'duplicate' jobs that are never sent. Undefined when the project no longer exists.
  */
 export async function recordUpload(
-  trx: Db,
+  db: Db,
   upload: q.NewUpload,
-): Promise<{ uploadId: number; duplicateOf: number | null; jobs: number }> {
+): Promise<{ uploadId: number; duplicateOf: number | null; jobs: number } | undefined> {
   const chain = upload.chain.includes(upload.projectId) ? upload.chain : [...upload.chain, upload.projectId];
-  const row = await q.insertUpload(trx, { ...upload, chain });
-  await q.countIncoming(trx, upload.projectId, upload.size);
-  const twin = await q.findRecentTwin(trx, upload.projectId, upload.path, upload.sha256, row.id);
-  if (twin) await q.markDuplicate(trx, row.id, twin.id);
-  const { servers, projects } = await q.listEnabledDestinations(trx, upload.projectId);
-  const state = twin ? ('duplicate' as const) : ('scheduled' as const);
-  const detail = twin ? { duplicateOf: twin.id } : null;
-  const base = { teamId: upload.teamId, uploadId: row.id, projectId: upload.projectId, state, detail };
-  const jobs = [
-    ...servers.map((s) => ({
-      ...base,
-      ftpServerId: s.id,
-      destProjectId: null,
-      ftpservername: s.name,
-      destprojectname: null,
-    })),
-    ...projects
-      .filter((p) => !chain.includes(p.id))
-      .map((p) => ({
-        ...base,
-        ftpServerId: null,
-        destProjectId: p.id,
-        ftpservername: null,
-        destprojectname: p.name,
-      })),
-  ];
-  await q.insertJobs(trx, jobs);
-  return { uploadId: row.id, duplicateOf: twin?.id ?? null, jobs: jobs.length };
+  const row = await q.insertUploadWithJobs(db, { ...upload, chain });
+  return row && { uploadId: row.id, duplicateOf: row.duplicate_of, jobs: row.jobs };
 }
 
 async function requireReadableProject(db: Db, member: Member, projectId: number) {

@@ -4,10 +4,6 @@ import type { Db } from '../../db/kysely.ts';
 export const findProject = (db: Db, teamId: number, id: number) =>
   db.selectFrom('projects').selectAll().where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
 
-/** A project's id and team by id alone, for background work that has no team context. */
-export const findProjectTeam = (db: Db, projectId: number) =>
-  db.selectFrom('projects').select(['id', 'team_id']).where('id', '=', projectId).executeTakeFirst();
-
 export const findProjectByUsername = (db: Db, username: string) =>
   db.selectFrom('projects').selectAll().where('ingest_username', '=', username).executeTakeFirst();
 
