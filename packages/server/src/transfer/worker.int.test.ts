@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { Client as FtpClient } from 'basic-ftp';
 import { sql } from 'kysely';
-import { makeTeam, rootFolder } from '../../test/support/factories.ts';
+import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { maxTries, retryDelay } from './worker.ts';
 
@@ -21,29 +21,8 @@ test('the retry schedule: about 15 s, 1 min, 5 min, 15 min, then hourly; 10 trie
 
 async function projectWithDeadDestination(name: string) {
   const team = await makeTeam(server);
-  const c = team.owner.client;
-  const base = `/api/${team.teamUuid}`;
-  const projects = await rootFolder(server, team, 'projects');
-  const servers = await rootFolder(server, team, 'ftpservers');
-  const projectId = (
-    await c.post<{ projectId: number }>(`${base}/project`, { name, parentFolderId: projects.id })
-  ).body.projectId;
-  const serverId = (
-    await c.post<{ ftpserverid: number }>(`${base}/ftpserver`, {
-      name: 'Dead',
-      host: '127.0.0.1',
-      port: 9,
-      protocol: 'ftp',
-      username: 'u',
-      password: 'p',
-      parentFolderId: servers.id,
-    })
-  ).body.ftpserverid;
-  await c.post(`${base}/project/${projectId}/ftpserver/${serverId}`);
-  const project = await c.get<{ project: { ftpAccounts: Array<{ username: string; password: string }> } }>(
-    `${base}/project/${projectId}`,
-  );
-  return { team, projectId, account: project.body.project.ftpAccounts[0] };
+  const { projectId, account } = await makeProjectWithServer(server, team, name, { name: 'Dead', port: 9 });
+  return { team, projectId, account };
 }
 
 async function upload(account: { username: string; password: string }, name: string) {

@@ -107,3 +107,40 @@ export async function grant(
     })
     .execute();
 }
+
+/**
+ * A project of the team with one FTP server as its destination, made through the API as the
+ * owner. The server points at 127.0.0.1:21 unless `serverFields` says otherwise (tests that
+ * deliver nowhere, or to a port where nothing listens).
+ */
+export async function makeProjectWithServer(
+  server: TestServer,
+  team: { teamId: number; teamUuid: string; owner: { client: TestClient } },
+  name: string,
+  serverFields: Record<string, unknown> = {},
+) {
+  const c = team.owner.client;
+  const base = `/api/${team.teamUuid}`;
+  const created = await c.post<{ projectId: number }>(`${base}/project`, {
+    name,
+    parentFolderId: (await rootFolder(server, team, 'projects')).id,
+  });
+  const added = await c.post<{ ftpserverid: number }>(`${base}/ftpserver`, {
+    name: `${name} server`,
+    host: '127.0.0.1',
+    port: 21,
+    protocol: 'ftp',
+    username: 'u',
+    password: 'p',
+    parentFolderId: (await rootFolder(server, team, 'ftpservers')).id,
+    ...serverFields,
+  });
+  if (created.status !== 200 || added.status !== 200)
+    throw new Error(`project or server refused: ${JSON.stringify([created.body, added.body])}`);
+  const projectId = created.body.projectId;
+  await c.post(`${base}/project/${projectId}/ftpserver/${added.body.ftpserverid}`);
+  const project = await c.get<{ project: { ftpAccounts: Array<{ username: string; password: string }> } }>(
+    `${base}/project/${projectId}`,
+  );
+  return { projectId, serverId: added.body.ftpserverid, account: project.body.project.ftpAccounts[0] };
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { makeTeam, rootFolder } from '../../../test/support/factories.ts';
+import { makeProjectWithServer, makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { claimJob } from './queries.ts';
 import { recordUpload } from './service.ts';
@@ -17,25 +17,7 @@ const lease = 60;
 /** A project of its own team with one FTP server destination that allows `maxConnections`. */
 async function projectWithServer(name: string, maxConnections: number) {
   const team = await makeTeam(server);
-  const c = team.owner.client;
-  const base = `/api/${team.teamUuid}`;
-  const projects = await rootFolder(server, team, 'projects');
-  const servers = await rootFolder(server, team, 'ftpservers');
-  const projectId = (
-    await c.post<{ projectId: number }>(`${base}/project`, { name, parentFolderId: projects.id })
-  ).body.projectId;
-  const serverRes = await c.post<{ ftpserverid: number }>(`${base}/ftpserver`, {
-    name: `${name} server`,
-    host: '127.0.0.1',
-    port: 21,
-    protocol: 'ftp',
-    username: 'u',
-    password: 'p',
-    maxConnections,
-    parentFolderId: servers.id,
-  });
-  assert.equal(serverRes.status, 200, JSON.stringify(serverRes.body));
-  await c.post(`${base}/project/${projectId}/ftpserver/${serverRes.body.ftpserverid}`);
+  const { projectId } = await makeProjectWithServer(server, team, name, { maxConnections });
   return { teamId: team.teamId, projectId };
 }
 
