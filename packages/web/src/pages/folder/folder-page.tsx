@@ -11,7 +11,6 @@ import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
 import PersonAddAltOutlinedIcon from '@mui/icons-material/PersonAddAltOutlined';
 import PersonOutlineIcon from '@mui/icons-material/PersonOutlined';
 import {
-  Box,
   Button,
   Card,
   Chip,
@@ -34,6 +33,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import { type FolderNode, type PermissionSubject, useFolder, useSetPermission } from '../../api/folders.ts';
 import { useGroups, useMembers } from '../../api/teams.ts';
+import { CardHeading } from '../../app/card-heading.tsx';
 import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
 import { DataTable } from '../../app/data-table.tsx';
 import { useGroupLabel } from '../../app/group-label.ts';
@@ -50,37 +50,6 @@ type DialogState =
   | { kind: 'edit'; entry: Entry }
   | { kind: 'remove'; entry: Entry }
   | null;
-
-function SectionHeader({
-  icon,
-  title,
-  text,
-  action,
-}: {
-  icon: ReactNode;
-  title: string;
-  text: string;
-  action?: ReactNode;
-}) {
-  return (
-    <Stack
-      direction="row"
-      spacing={2}
-      sx={{ px: 2.5, py: 2, borderBottom: 1, borderColor: 'divider', alignItems: 'center' }}
-    >
-      <Box sx={{ color: 'primary.main', display: 'grid', placeItems: 'center' }}>{icon}</Box>
-      <Box sx={{ flex: 1, minWidth: 0 }}>
-        <Typography variant="h6" component="h2">
-          {title}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {text}
-        </Typography>
-      </Box>
-      {action}
-    </Stack>
-  );
-}
 
 const levelColors: Record<Level, 'default' | 'primary' | 'secondary'> = {
   read: 'default',
@@ -173,10 +142,10 @@ function ContentsCard({ folder }: { folder: FolderNode }) {
   const { t: tshell } = useTranslation('shell');
   return (
     <Card sx={{ height: '100%' }}>
-      <SectionHeader
-        icon={<FolderOutlinedIcon />}
+      <CardHeading
+        icon={<FolderOutlinedIcon color="primary" />}
         title={t('contents.title')}
-        text={t('contents.count', { count: folder.children.length })}
+        subtitle={t('contents.count', { count: folder.children.length })}
       />
       {folder.children.length === 0 ? (
         <StatusPanel icon={<FolderOffOutlinedIcon />} title={t('contents.empty')} />
@@ -255,11 +224,11 @@ function PermissionsSection({ folder, teamUuid }: { folder: FolderNode; teamUuid
     <>
       <Grid size={{ xs: 12, lg: 6 }}>
         <Card sx={{ height: '100%' }}>
-          <SectionHeader
-            icon={<PersonOutlineIcon />}
+          <CardHeading
+            icon={<PersonOutlineIcon color="primary" />}
             title={t('users.title')}
-            text={t('users.text')}
-            action={
+            subtitle={t('users.text')}
+            actions={
               <Button
                 size="small"
                 variant="outlined"
@@ -283,11 +252,11 @@ function PermissionsSection({ folder, teamUuid }: { folder: FolderNode; teamUuid
       </Grid>
       <Grid size={{ xs: 12, lg: 6 }}>
         <Card sx={{ height: '100%' }}>
-          <SectionHeader
-            icon={<GroupsOutlinedIcon />}
+          <CardHeading
+            icon={<GroupsOutlinedIcon color="primary" />}
             title={t('groups.title')}
-            text={t('groups.text')}
-            action={
+            subtitle={t('groups.text')}
+            actions={
               <Button
                 size="small"
                 variant="outlined"

@@ -5,7 +5,6 @@ import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import AddIcon from '@mui/icons-material/Add';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import {
-  Box,
   Button,
   Card,
   Grid,
@@ -27,27 +26,12 @@ import {
   type ProjectFtpServer,
   useDestinationMutations,
 } from '../../api/projects.ts';
+import { CardHeading } from '../../app/card-heading.tsx';
 import { DataTable, type DataTableColumn } from '../../app/data-table.tsx';
 import { ItemLink } from '../../app/item-link.tsx';
 import { RemoveButton } from '../../app/remove-button.tsx';
 
 type Mutations = ReturnType<typeof useDestinationMutations>;
-
-function CardHeader({ icon, title, text }: { icon: ReactNode; title: string; text: string }) {
-  return (
-    <Stack direction="row" spacing={1.5} sx={{ px: 2.5, pt: 2, pb: 1.5, alignItems: 'flex-start' }}>
-      <Box sx={{ color: 'primary.main', mt: 0.25 }}>{icon}</Box>
-      <Box>
-        <Typography variant="h6" component="h2">
-          {title}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {text}
-        </Typography>
-      </Box>
-    </Stack>
-  );
-}
 
 /** Picks one of the candidates and adds it (hidden without write access). */
 function AddSelector({
@@ -198,7 +182,7 @@ function DestinationCard<Row extends { id: number; name: string; enabled: boolea
   const ref = (id: number): DestinationRef => ({ kind, id });
   return (
     <Card sx={{ height: '100%' }} data-testid={testId}>
-      <CardHeader icon={icon} title={title} text={text} />
+      <CardHeading icon={icon} title={title} subtitle={text} />
       <DataTable
         size="small"
         rows={rows}
@@ -207,7 +191,7 @@ function DestinationCard<Row extends { id: number; name: string; enabled: boolea
           <Typography
             variant="body2"
             color="text.secondary"
-            sx={{ px: 2.5, pb: 2 }}
+            sx={{ px: 2.5, py: 2 }}
             data-testid={`${testId}-empty`}
           >
             {emptyText}
@@ -254,7 +238,7 @@ export function DestinationsTab({ project, teamUuid }: { project: Project; teamU
           project={project}
           mutations={mutations}
           kind="ftpserver"
-          icon={<DnsOutlinedIcon />}
+          icon={<DnsOutlinedIcon color="primary" />}
           title={t('destinations.serversTitle')}
           text={t('destinations.serversText')}
           testId="destination-ftpservers"
@@ -288,7 +272,7 @@ export function DestinationsTab({ project, teamUuid }: { project: Project; teamU
           project={project}
           mutations={mutations}
           kind="destinationproject"
-          icon={<AccountTreeOutlinedIcon />}
+          icon={<AccountTreeOutlinedIcon color="primary" />}
           title={t('destinations.projectsTitle')}
           text={t('destinations.projectsText')}
           testId="destination-projects"
