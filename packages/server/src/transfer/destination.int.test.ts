@@ -131,6 +131,37 @@ for (const protocol of ['ftp', 'ftps', 'sftp'] as const) {
       assert.deepEqual(fs.readdirSync(backend.fileOf(7, dir)), ['IMG_9.JPG'], 'no temporary file left');
     });
 
+    test('a connection stays in its folder between files, and a folder deleted meanwhile is made again', async () => {
+      const dir = `agency/${protocol}/event`;
+      const local = path.join(work, `${protocol}-event.jpg`);
+      const picture = crypto.randomBytes(50_000);
+      fs.writeFileSync(local, picture);
+      const client = await createDestinationClient(settings(protocol));
+      try {
+        await client.upload(local, dir, 'IMG_1.JPG');
+        const before = backend.sessions.at(-1)?.entries.length ?? 0;
+        await client.upload(local, dir, 'IMG_2.JPG');
+        const commands = (backend.sessions.at(-1)?.entries ?? [])
+          .slice(before)
+          .filter((e) => e.kind === 'command')
+          .map((e) => e.text);
+        if (protocol !== 'sftp') {
+          assert.ok(
+            commands.some((c) => c.startsWith('STOR')),
+            commands.join(', '),
+          );
+          assert.ok(!commands.some((c) => c.startsWith('CWD')), commands.join(', '));
+        }
+        // Somebody on the agency's side removes the folder between two pictures.
+        fs.rmSync(backend.fileOf(7, `agency/${protocol}`), { recursive: true });
+        await client.upload(local, dir, 'IMG_3.JPG');
+      } finally {
+        await client.close();
+      }
+      assert.deepEqual(fs.readdirSync(backend.fileOf(7, dir)), ['IMG_3.JPG']);
+      assert.equal(sha(fs.readFileSync(backend.fileOf(7, `${dir}/IMG_3.JPG`))), sha(picture));
+    });
+
     test('Test command: Success!!! or the server text', async () => {
       assert.equal(
         await testDestination({ ...settings(protocol), path: `agency/${protocol}` }),
