@@ -6,6 +6,7 @@ import { startCommandRunner } from './commands/runner.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Db, migrate, openDatabase } from './db/kysely.ts';
+import { listenForWakeups, notifyWorkers, wakeTopics } from './db/wake-channel.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import './modules/metadata/processing-step.ts';
 import { startIngest } from './ingest/start.ts';
@@ -26,7 +27,15 @@ export interface Running {
 /** Starts what a role runs: web = HTTP API + app; worker = background loops; all = both. */
 export async function startPhotoRelay(
   config: Config,
-  options: { role?: Role; log?: Logger; db?: Db; mailer?: Mailer; listen?: boolean } = {},
+  options: {
+    role?: Role;
+    log?: Logger;
+    db?: Db;
+    mailer?: Mailer;
+    listen?: boolean;
+    /** How often the worker's loops look for work without a wake-up (tests set it long). */
+    pollMs?: number;
+  } = {},
 ): Promise<Running> {
   const role = options.role ?? 'all';
   const log = options.log ?? pino({ level: config.LOG_LEVEL });
@@ -53,16 +62,25 @@ export async function startPhotoRelay(
 
   if (role === 'all' || role === 'worker') {
     const provisioning = startProvisioning(db, log);
-    const commands = startCommandRunner(ctx);
+    const commands = startCommandRunner(ctx, { pollMs: options.pollMs });
     wake.provisioning = provisioning.wake;
     wake.commands = commands.wake;
     const pipeline = startPipelineWorker(ctx, {
       concurrency: config.WORKER_CONCURRENCY,
       leaseSeconds: config.JOB_LEASE_SECONDS,
       retentionDays: config.RETENTION_DAYS,
+      pollMs: options.pollMs,
     });
     wake.pipeline = pipeline.wake;
     stops.push(provisioning.stop, commands.stop, pipeline.stop);
+    // Other processes on the same PostgreSQL (split roles) announce their work.
+    if (config.DATABASE_URL) {
+      const listener = listenForWakeups(config.DATABASE_URL, log, (topic) => wake[topic]());
+      stops.push(listener.close);
+    }
+  } else if (config.DATABASE_URL) {
+    // No worker in this process: tell the workers of the others.
+    for (const topic of wakeTopics) wake[topic] = () => notifyWorkers(db, log, topic);
   }
 
   let ingest: Running['ingest'];

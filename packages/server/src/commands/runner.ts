@@ -10,7 +10,7 @@ const maxAttempts = 3;
  * Runs stored commands. A finished command is never run again; one whose runner died is
  * taken again when its lease ends, at most three times.
  */
-export function startCommandRunner(ctx: AppContext, concurrency = 2) {
+export function startCommandRunner(ctx: AppContext, { concurrency = 2, pollMs = 1000 } = {}) {
   let active = 0;
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
@@ -64,7 +64,7 @@ export function startCommandRunner(ctx: AppContext, concurrency = 2) {
     }
   };
 
-  const timer = setInterval(pump, 1000);
+  const timer = setInterval(pump, pollMs);
   pump();
   return {
     wake: pump,

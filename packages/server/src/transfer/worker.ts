@@ -16,6 +16,8 @@ export interface WorkerOptions {
   concurrency: number;
   leaseSeconds: number;
   retentionDays: number;
+  /** How often it looks for work without a wake-up (retries that became due, leases that ran out). */
+  pollMs?: number;
 }
 
 /**
@@ -163,7 +165,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     expectWork();
     pump();
   };
-  const timer = setInterval(wake, 1000);
+  const timer = setInterval(wake, options.pollMs ?? 1000);
   const retention = setInterval(
     () => void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed')),
     3600_000,

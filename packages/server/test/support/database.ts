@@ -5,6 +5,7 @@ import pg from 'pg';
 import { type Db, migrate, openDatabase } from '../../src/db/kysely.ts';
 
 let shared: Promise<Db> | undefined;
+let sharedUrl: string | undefined;
 
 export const testBackend = () => (process.env.PHOTORELAY_TEST_DB === 'postgres' ? 'postgres' : 'pglite');
 
@@ -20,12 +21,19 @@ export function sharedDb(): Promise<Db> {
     if (testBackend() === 'postgres' && !serverUrl)
       throw new Error('PHOTORELAY_TEST_DB=postgres needs TEST_DATABASE_URL');
     const databaseUrl = serverUrl ? await createProcessDatabase(serverUrl) : undefined;
+    sharedUrl = databaseUrl;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-db-'));
     const db = await openDatabase({ databaseUrl, dataDir });
     await migrate(db);
     return db;
   })();
   return shared;
+}
+
+/** The shared database's URL on PostgreSQL (undefined on PGlite, whose process only its opener reaches). */
+export async function sharedDatabaseUrl(): Promise<string | undefined> {
+  await sharedDb();
+  return sharedUrl;
 }
 
 async function createProcessDatabase(serverUrl: string): Promise<string> {

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { type Role, type Running, startPhotoRelay } from '../../src/runtime.ts';
 import { TestClient } from './client.ts';
-import { sharedDb } from './database.ts';
+import { sharedDatabaseUrl, sharedDb } from './database.ts';
 import { startMailCatcher } from './mail.ts';
 
 export interface TestServer {
@@ -19,15 +19,19 @@ export interface TestServer {
 /**
  * The real server on a free loopback port, on the process's shared database, mailing to a real
  * SMTP catcher. `role: 'web'` runs no worker and no ingest: for tests that drive queues themselves.
+ * Servers given one `dataDir` share their files (split roles); `pollMs` is how often the worker
+ * looks for work without a wake-up.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { role?: Role } = {},
+  options: { role?: Role; dataDir?: string; pollMs?: number } = {},
 ): Promise<TestServer> {
   const db = await sharedDb();
+  const databaseUrl = await sharedDatabaseUrl();
   const mail = await startMailCatcher();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-test-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-test-'));
   const config = loadConfig({
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     PORT: '1',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -44,6 +48,7 @@ export async function startTestServer(
     db,
     log: pino({ level: config.LOG_LEVEL }),
     role: options.role,
+    pollMs: options.pollMs,
   });
   const url = running.url as string;
   // Links in mails use PUBLIC_URL, the overview shows the ingest ports: the real ports are only known now.
