@@ -94,6 +94,52 @@ test('a job that gives up is failed and owners and operators get one mail per de
   );
 });
 
+test('a job whose server left the project, or was deleted, fails at once with the reason', async () => {
+  const db = server.running.ctx.db;
+  const team = await makeTeam(server);
+  const base = `/api/${team.teamUuid}`;
+  const removed = await makeProjectWithServer(server, team, 'Server removed', { name: 'Removed', port: 9 });
+  const deleted = await makeProjectWithServer(server, team, 'Server deleted', { name: 'Deleted', port: 9 });
+  await upload(removed.account, 'A.JPG');
+  await upload(deleted.account, 'B.JPG');
+  const projects = [removed.projectId, deleted.projectId];
+  // Both wait for their retry (nothing listens on port 9) ...
+  const waiting = async () =>
+    db
+      .selectFrom('jobs')
+      .select(['project_id', 'state', 'errortext', 'trynumber'])
+      .where('project_id', 'in', projects)
+      .orderBy('project_id')
+      .execute();
+  for (let i = 0; i < 100 && (await waiting()).filter((j) => j.state === 'scheduled').length < 2; i++)
+    await new Promise((r) => setTimeout(r, 50));
+  // ... when one server is taken off its project and the other deleted.
+  const c = team.owner.client;
+  assert.equal(
+    (await c.del(`${base}/project/${removed.projectId}/ftpserver/${removed.serverId}`)).status,
+    200,
+  );
+  assert.equal((await c.del(`${base}/ftpserver/${deleted.serverId}`)).status, 200);
+  await db
+    .updateTable('jobs')
+    .set({ scheduletime: new Date() })
+    .where('project_id', 'in', projects)
+    .execute();
+  server.running.ctx.wake.pipeline();
+  let jobs = await waiting();
+  for (let i = 0; i < 100 && jobs.some((j) => j.state !== 'failed'); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    jobs = await waiting();
+  }
+  assert.deepEqual(
+    jobs.map((j) => [j.state, j.errortext, j.trynumber]),
+    [
+      ['failed', 'The FTP server was removed from the project', 2],
+      ['failed', 'The FTP server was deleted', 2],
+    ],
+  );
+});
+
 test('retention purges finished uploads, their jobs and files; waiting ones stay', async () => {
   const { projectId, account } = await projectWithDeadDestination('Retention');
   const db = server.running.ctx.db;

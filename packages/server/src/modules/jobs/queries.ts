@@ -117,6 +117,23 @@ export interface ClaimedJob {
   processed_blob_key: string;
   processed_size: number;
   processed_sha256: string;
+  /** An FTP server job's server as it is now: null once the server was deleted. */
+  server: ServerDestination | null;
+}
+
+export interface ServerDestination {
+  id: number;
+  protocol: 'ftp' | 'ftps' | 'sftp';
+  host: string;
+  port: number | null;
+  username: string;
+  password_enc: string;
+  path: string;
+  max_connections: number;
+  /** False once the server was removed from the job's project. */
+  linked: boolean;
+  /** The project's own path on this server, else null. */
+  override_path: string | null;
 }
 
 /**
@@ -150,12 +167,21 @@ export async function claimJob(
         and (s.id is null or coalesce(bs.n, 0) < s.max_connections)
       order by coalesce(bp.n, 0), j.scheduletime, j.id
       limit 1 for update of j skip locked
+    ), claimed as (
+      update jobs j set state = 'running', locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId}
+      from next, uploads u
+      where j.id = next.id and u.id = j.upload_id
+      returning j.id, j.team_id, j.project_id, j.upload_id, j.ftp_server_id, j.dest_project_id, j.trynumber,
+                u.path, u.filename, u.chain, u.blob_key, u.processed_blob_key, u.processed_size, u.processed_sha256
     )
-    update jobs j set state = 'running', locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId}
-    from next, uploads u
-    where j.id = next.id and u.id = j.upload_id
-    returning j.id, j.team_id, j.project_id, j.upload_id, j.ftp_server_id, j.dest_project_id, j.trynumber,
-              u.path, u.filename, u.chain, u.blob_key, u.processed_blob_key, u.processed_size, u.processed_sha256
+    -- What the delivery needs of its server comes along: one round trip less per job.
+    select c.*, case when s.id is null then null else json_build_object(
+             'id', s.id, 'protocol', s.protocol, 'host', s.host, 'port', s.port, 'username', s.username,
+             'password_enc', s.password_enc, 'path', s.path, 'max_connections', s.max_connections,
+             'linked', pf.project_id is not null, 'override_path', pf.path) end as server
+    from claimed c
+    left join ftp_servers s on s.id = c.ftp_server_id
+    left join project_ftp_servers pf on pf.ftp_server_id = c.ftp_server_id and pf.project_id = c.project_id
   `.execute(db);
   return result.rows[0];
 }
@@ -189,18 +215,6 @@ export async function markJobSucceeded(
   `.execute(db);
   return result.rows.length > 0;
 }
-
-/** The FTP server a job goes to and the project's link to it (absent when removed from the project). */
-export const findServerDestination = (db: Db, serverId: number, projectId: number) =>
-  db
-    .selectFrom('ftp_servers as s')
-    .leftJoin('project_ftp_servers as pf', (join) =>
-      join.onRef('pf.ftp_server_id', '=', 's.id').on('pf.project_id', '=', projectId),
-    )
-    .selectAll('s')
-    .select(['pf.project_id as linked_project_id', 'pf.path as override_path'])
-    .where('s.id', '=', serverId)
-    .executeTakeFirst();
 
 export const markJobFailedTry = (
   db: Db,
