@@ -66,7 +66,10 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       sha256: upload.sha256,
     });
     await q.markProcessed(ctx.db, upload.id, result);
-    maybe.jobs = true; // the upload's jobs may run now
+    // The upload's jobs may run now; counted as a wake-up, so that a job claim that started
+    // before they existed (and found nothing) cannot clear the flag after this.
+    wakeups++;
+    maybe.jobs = true;
     return true;
   }
 
