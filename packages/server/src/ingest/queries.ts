@@ -96,11 +96,21 @@ export interface IngestSessionRow {
   ended_at: Date;
 }
 
-/** Records one connection and keeps only the project's newest `keep`. */
+/**
+ * Records one connection and keeps only the project's newest `keep`, in one statement. A project
+ * deleted while a camera was still connected gets no log (and no error): its logs went with it.
+ */
 export async function insertIngestSession(db: Db, row: IngestSessionRow, keep: number): Promise<void> {
-  await db.insertInto('ingest_sessions').values(row).execute();
-  await sql`delete from ingest_sessions where project_id = ${row.project_id} and id <= (
-    select id from ingest_sessions where project_id = ${row.project_id} order by id desc offset ${keep} limit 1)`.execute(
-    db,
-  );
+  // The delete sees the rows from before the insert, so it keeps the newest keep - 1 of them.
+  await sql`
+    with added as (
+      insert into ingest_sessions (project_id, username, protocol, tls, remote_address, login_result, entries, started_at, ended_at)
+      select ${row.project_id}, ${row.username}, ${row.protocol}, ${row.tls}, ${row.remote_address},
+             ${row.login_result}, ${row.entries}::jsonb, ${row.started_at}, ${row.ended_at}
+      where exists (select 1 from projects where id = ${row.project_id})
+      returning id
+    )
+    delete from ingest_sessions where project_id = ${row.project_id} and exists (select 1 from added) and id <= (
+      select id from ingest_sessions where project_id = ${row.project_id} order by id desc offset ${keep - 1} limit 1)
+  `.execute(db);
 }
