@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { Client as FtpClient } from 'basic-ftp';
 import { sql } from 'kysely';
+import { runCommand } from '../../test/support/commands.ts';
 import { testBackend } from '../../test/support/database.ts';
 import { startFtpDestination, type TempDirDestination } from '../../test/support/destinations.ts';
 import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
@@ -95,25 +96,14 @@ if (testBackend() === 'postgres') {
 
     test('a Test click in the web process is answered by the worker process', async () => {
       const team = await makeTeam(web);
-      const c = team.owner.client;
-      const base = `/api/${team.teamUuid}`;
-      const started = await c.post<{ commandId: number; token: string }>(`${base}/command/testftpserver`, {
+      const outcome = await runCommand(team.owner.client, team.teamUuid, 'testftpserver', {
         host: '127.0.0.1',
         port: destination.port,
         username: destination.username,
         password: destination.password,
         protocol: 'ftp',
       });
-      assert.equal(started.status, 200);
-      let state: { state: string | null; detail: unknown } = { state: null, detail: null };
-      for (let i = 0; i < 200 && state.state === null; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        state = (
-          await c.get<typeof state>(`${base}/command/state/${started.body.commandId}/${started.body.token}`)
-        ).body;
-      }
-      assert.equal(state.state, 'ok', JSON.stringify(state));
-      assert.equal(state.detail, 'Success!!!');
+      assert.deepEqual(outcome, { state: 'ok', detail: 'Success!!!' });
     });
   });
 }

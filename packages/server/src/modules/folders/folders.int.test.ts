@@ -3,7 +3,6 @@ import { after, before, describe, test } from 'node:test';
 import type { TreeNode } from '@photorelay/contract/folders';
 import { grant, makeFolder, makeMember, makeTeam, rootFolder } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { encryptSecret } from '../../crypto/secrets.ts';
 
 let server: TestServer;
 before(async () => {

@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { XmpProperty } from '@photorelay/contract/metadata';
+import { runCommand } from '../../../test/support/commands.ts';
 import { grant, makeFolder, makeMember, makeTeam, rootFolder } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { createProject, dataUrl, imagesDir, runCommand } from './metadata.test-support.ts';
+import { createProject, dataUrl, imagesDir } from './metadata.test-support.ts';
 
 let server: TestServer;
 before(async () => {

@@ -29,34 +29,6 @@ export async function createProject(
   return res.body.projectId;
 }
 
-export interface CommandOutcome<T> {
-  state: 'ok' | 'error';
-  detail: T;
-}
-
-/** Starts a command and polls its state until it finished. */
-export async function runCommand<T = unknown>(
-  client: TestClient,
-  teamUuid: string,
-  kind: string,
-  body: unknown,
-): Promise<CommandOutcome<T>> {
-  const started = await client.post<{ result: string; commandId: number; token: string }>(
-    `/api/${teamUuid}/command/${kind}`,
-    body,
-  );
-  assert.equal(started.status, 200, `${kind}: ${started.status} ${JSON.stringify(started.body)}`);
-  for (let i = 0; i < 400; i++) {
-    const res = await client.get<{ state: 'ok' | 'error' | null; detail: T }>(
-      `/api/${teamUuid}/command/state/${started.body.commandId}/${started.body.token}`,
-    );
-    assert.equal(res.status, 200);
-    if (res.body.state !== null) return { state: res.body.state, detail: res.body.detail };
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`command ${kind} did not finish`);
-}
-
 /** A JPEG whose XMP names a camera body serial (for {photographer}): an APP1 XMP segment after SOI. */
 export function withCameraSerial(jpeg: Buffer, serial: string): Buffer {
   const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:aux="http://ns.adobe.com/exif/1.0/aux/" aux:SerialNumber="${serial}"/></rdf:RDF></x:xmpmeta>`;

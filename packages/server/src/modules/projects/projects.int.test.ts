@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { runCommand } from '../../../test/support/commands.ts';
 import { grant, makeFolder, makeMember, makeTeam, rootFolder } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 
@@ -219,21 +220,13 @@ test('FTP server form rules, password kept secret, Test command answers with the
   );
 
   // Test: ALLOW_PRIVATE_NETWORKS is off here, so loopback is refused with a clear text.
-  const started = await c.post<{ commandId: number; token: string }>(`${base}/command/testftpserver`, {
+  const state = await runCommand(c, team.teamUuid, 'testftpserver', {
     host: '127.0.0.1',
     port: 21,
     username: 'u',
     password: 'p',
     protocol: 'ftp',
   });
-  assert.equal(started.status, 200);
-  let state: { state: string | null; detail: unknown } = { state: null, detail: null };
-  for (let i = 0; i < 100 && state.state === null; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    state = (
-      await c.get<typeof state>(`${base}/command/state/${started.body.commandId}/${started.body.token}`)
-    ).body;
-  }
   assert.equal(state.state, 'error');
   assert.match(String(state.detail), /private|loopback|not allowed/i);
 
