@@ -5,7 +5,7 @@
 //
 //   npx tsx bench/pipeline/run.ts [--files 200] [--size-mb 5] [--clients 4] [--rounds 2]
 //       [--paced-files 100] [--paced-rate 25] [--big-gib 1] [--skip-big]
-//       [--postgres URL] [--tsx] [--destinations ours|vsftpd] [--dir /dev/shm] [--profile DIR] [--node-flags "..."]
+//       [--postgres URL [--split-ingest]] [--tsx] [--destinations ours|vsftpd] [--dir /dev/shm] [--profile DIR] [--node-flags "..."]
 import { type ChildProcess, fork } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -50,6 +50,8 @@ const { values: opts } = parseArgs({
     destinations: { type: 'string', default: 'ours' },
     /** More flags for the server's node, e.g. "--max-semi-space-size=4" (to compare settings). */
     'node-flags': { type: 'string', default: '' },
+    /** PostgreSQL only: the cameras upload to a second server process that runs only the ingest (`--role ingest`). */
+    'split-ingest': { type: 'boolean', default: false },
   },
 });
 const fileCount = Number(opts.files);
@@ -59,6 +61,8 @@ const rounds = Number(opts.rounds);
 const pacedCount = Number(opts['paced-files']);
 const pacedRate = Number(opts['paced-rate']);
 const bigBytes = Math.round(Number(opts['big-gib']) * 1024 ** 3);
+if (opts['split-ingest'] && !opts.postgres)
+  throw new Error('--split-ingest needs --postgres (split roles share PostgreSQL)');
 if (opts.postgres) {
   // prepareData() makes the server's own database on this PostgreSQL server.
   process.env.PHOTORELAY_TEST_DB = 'postgres';
@@ -240,12 +244,16 @@ function cpuSeconds(pid: number | undefined, { tree = false } = {}): number {
 
 type Cpu = { server: number; database: number; destinations: number; cameras: number };
 
-/** CPU seconds used by the server, its database process, the destination process and this process (the cameras) from now on. */
-function cpuMeter(server: ServerProcess, destinations: Destinations): () => Cpu {
+/**
+ * CPU seconds used by the server (with --split-ingest: both server processes), its database
+ * process, the destination process and this process (the cameras) from now on.
+ */
+function cpuMeter(servers: ServerProcess[], destinations: Destinations): () => Cpu {
+  const server = servers[0] as ServerProcess;
   const read = (): Cpu => {
     const own = process.cpuUsage();
     return {
-      server: cpuSeconds(server.pid),
+      server: servers.reduce((sum, s) => sum + cpuSeconds(s.pid), 0),
       database: cpuSeconds(server.dbPid),
       destinations: cpuSeconds(destinations.pid, { tree: true }),
       cameras: (own.user + own.system) / 1e6,
@@ -395,16 +403,31 @@ async function main() {
     log(
       `server process started in ${fmt(performance.now() - t)} ms (${opts.tsx ? 'main.ts through tsx' : 'bundle, plain node'}; database: ${opts.postgres ? 'PostgreSQL' : 'PGlite'}; DATA_DIR in ${os.tmpdir()})`,
     );
+    // Split roles: a second process takes the cameras' uploads; this one delivers (and serves the API).
+    let ingestServer = server;
+    if (opts['split-ingest']) {
+      ingestServer = await serverProcess({
+        dataDir: data.dataDir,
+        databaseUrl: data.databaseUrl,
+        env: { LOG_LEVEL: 'warn' },
+        role: 'ingest',
+        fromSource: opts.tsx,
+      });
+      await ingestServer.start();
+      cleanups.push(() => ingestServer.stop());
+      log('cameras upload to a second server process that runs only the ingest (--role ingest); CPU counts both, memory the first');
+    }
+    const servers = [...new Set([server, ingestServer])];
     const owner = await server.login(data.team.email, data.team.password);
     const project = await setupProject(owner, data, 'Pipeline', destinations, 'pipeline');
     const ingestOnlyProject = await setupProject(owner, data, 'No destinations', undefined, '');
     const ingest: Target = {
-      port: server.ftpPort,
+      port: ingestServer.ftpPort,
       user: project.account.username,
       password: project.account.password,
     };
     const ingestOnly: Target = {
-      port: server.ftpPort,
+      port: ingestServer.ftpPort,
       user: ingestOnlyProject.account.username,
       password: ingestOnlyProject.account.password,
     };
@@ -440,13 +463,13 @@ async function main() {
     };
     for (let round = 1; round <= rounds; round++) {
       // Baseline: the same cameras straight to one destination server.
-      let cpu = cpuMeter(server, destinations);
+      let cpu = cpuMeter(servers, destinations);
       const baseline = await uploadAll(direct, files, directDir(`baseline-${round}`), clientCount);
       r.cpuBaseline.push(cpu());
       r.baseline.push(totalBytes / MB / (baseline.ms / 1000));
 
       // PhotoRelay ingest alone: a project without destinations.
-      cpu = cpuMeter(server, destinations);
+      cpu = cpuMeter(servers, destinations);
       const only = await uploadAll(ingestOnly, files, `round-${round}`, clientCount);
       r.cpuIngestOnly.push(cpu());
       r.ingestOnly.push(totalBytes / MB / (only.ms / 1000));
@@ -455,7 +478,7 @@ async function main() {
       // The pipeline: ingest and deliver to both destinations, cameras sending flat out.
       const startedAt = Date.now();
       const rss = sampleRss(server);
-      cpu = cpuMeter(server, destinations);
+      cpu = cpuMeter(servers, destinations);
       const pipe = await uploadAll(ingest, files, `round-${round}`, clientCount);
       const delivered = [...pipe.ackAt.keys()].map(at);
       await destinations.waitDelivered(delivered, 600_000);
@@ -496,7 +519,7 @@ async function main() {
       await sleep(1000);
       const before = rssNow(server);
       const client = await connect({
-        port: server.ftpPort,
+        port: ingestServer.ftpPort,
         user: bigProject.account.username,
         password: bigProject.account.password,
       });

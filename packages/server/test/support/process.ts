@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -217,6 +218,8 @@ export interface ServerProcessOptions {
   fromSource?: boolean;
   /** How long start() waits for the server. Default 60 s. */
   startTimeoutMs?: number;
+  /** `--role`; an `ingest` server is ready when its FTP port answers (it serves no HTTP). Default all. */
+  role?: 'all' | 'ingest';
 }
 
 function procStatus(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
@@ -256,6 +259,18 @@ export function childPids(pid: number): number[] {
     }
   }
   return children;
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+function tcpAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /**
@@ -331,7 +346,8 @@ export async function serverProcess(options: ServerProcessOptions): Promise<Serv
       const script = options.fromSource
         ? ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')]
         : [await buildServer({ onlyIfStale: true })];
-      const started = spawn(process.execPath, [...(options.nodeArgs ?? []), ...script], {
+      const role = options.role ?? 'all';
+      const started = spawn(process.execPath, [...(options.nodeArgs ?? []), ...script, '--role', role], {
         cwd: repoRoot,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -343,10 +359,13 @@ export async function serverProcess(options: ServerProcessOptions): Promise<Serv
       const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
       for (;;) {
         if (!alive()) throw new Error(`server process exited while starting:\n${output}`);
-        const answered = await fetch(`${url}/api/user/me`, { signal: AbortSignal.timeout(2000) }).then(
-          () => true,
-          () => false,
-        );
+        const answered =
+          role === 'ingest'
+            ? await tcpAnswers(ftpPort)
+            : await fetch(`${url}/api/user/me`, { signal: AbortSignal.timeout(2000) }).then(
+                () => true,
+                () => false,
+              );
         if (answered) return;
         if (Date.now() > deadline) {
           await handle.kill();
