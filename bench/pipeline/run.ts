@@ -415,7 +415,9 @@ async function main() {
       });
       await ingestServer.start();
       cleanups.push(() => ingestServer.stop());
-      log('cameras upload to a second server process that runs only the ingest (--role ingest); CPU counts both, memory the first');
+      log(
+        'cameras upload to a second server process that runs only the ingest (--role ingest); CPU counts both, memory the first',
+      );
     }
     const servers = [...new Set([server, ingestServer])];
     const owner = await server.login(data.team.email, data.team.password);
