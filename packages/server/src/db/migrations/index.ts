@@ -6,6 +6,7 @@ import * as folderPermissions from './0004-folder-permissions.ts';
 import * as projectsFtpServers from './0005-projects-ftpservers.ts';
 import * as uploadsJobs from './0006-uploads-jobs.ts';
 import * as metadata from './0007-metadata.ts';
+import * as jobsDueByProject from './0008-jobs-due-by-project.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-projects-ftpservers': projectsFtpServers,
   '0006-uploads-jobs': uploadsJobs,
   '0007-metadata': metadata,
+  '0008-jobs-due-by-project': jobsDueByProject,
 };

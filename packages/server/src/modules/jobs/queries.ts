@@ -138,7 +138,9 @@ export interface ServerDestination {
 
 /**
  * Leases the next due job of a processed upload; a job whose worker died is due again when its
- * lease ran out. Two rules keep one burst from holding up everybody else:
+ * lease ran out. It reads each waiting project's oldest due job (an index probe per project),
+ * not every due job, so a backlog of thousands costs a claim no more than a few (bench/claim).
+ * Two rules keep one burst from holding up everybody else:
  * - the project with the fewest deliveries running goes first, and within a project the oldest
  *   job: one camera's 500 pictures do not make another team's one picture wait behind them all;
  * - a job whose FTP server already has its `max_connections` deliveries running (counted over
@@ -150,23 +152,40 @@ export async function claimJob(
   leaseSeconds: number,
 ): Promise<ClaimedJob | undefined> {
   const result = await sql<ClaimedJob>`
-    with running as (
+    with recursive running as (
       select project_id, ftp_server_id from jobs where state = 'running' and locked_until >= now()
     ), by_project as (
       select project_id, count(*) as n from running group by project_id
     ), by_server as (
       select ftp_server_id, count(*) as n from running where ftp_server_id is not null group by ftp_server_id
+    ), projects_waiting as (
+      -- The projects with jobs scheduled or running, one index probe each (a skip scan).
+      (select project_id from jobs where state in ('scheduled', 'running') order by project_id limit 1)
+      union all
+      select (select j.project_id from jobs j
+              where j.state in ('scheduled', 'running') and j.project_id > p.project_id
+              order by j.project_id limit 1)
+      from projects_waiting p where p.project_id is not null
+    ), candidates as (
+      -- Each project's oldest job that may run now.
+      select p.project_id, c.id, c.scheduletime from projects_waiting p
+      cross join lateral (
+        select j.id, j.scheduletime from jobs j
+        join uploads u on u.id = j.upload_id
+        left join ftp_servers s on s.id = j.ftp_server_id
+        left join by_server bs on bs.ftp_server_id = j.ftp_server_id
+        where j.project_id = p.project_id and j.state in ('scheduled', 'running') and u.state = 'processed'
+          and ((j.state = 'scheduled' and j.scheduletime <= now()) or (j.state = 'running' and j.locked_until < now()))
+          and (s.id is null or coalesce(bs.n, 0) < s.max_connections)
+        order by j.scheduletime, j.id
+        limit 1 for update of j skip locked
+      ) c
+      where p.project_id is not null
     ), next as (
-      select j.id from jobs j
-      join uploads u on u.id = j.upload_id
-      left join ftp_servers s on s.id = j.ftp_server_id
-      left join by_project bp on bp.project_id = j.project_id
-      left join by_server bs on bs.ftp_server_id = j.ftp_server_id
-      where u.state = 'processed'
-        and ((j.state = 'scheduled' and j.scheduletime <= now()) or (j.state = 'running' and j.locked_until < now()))
-        and (s.id is null or coalesce(bs.n, 0) < s.max_connections)
-      order by coalesce(bp.n, 0), j.scheduletime, j.id
-      limit 1 for update of j skip locked
+      select c.id from candidates c
+      left join by_project bp on bp.project_id = c.project_id
+      order by coalesce(bp.n, 0), c.scheduletime, c.id
+      limit 1
     ), claimed as (
       update jobs j set state = 'running', locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId}
       from next, uploads u
