@@ -44,24 +44,24 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
     async storeUpload(account, relativePath, data: Readable, info) {
       const blob = await ctx.blobs.write(data, { maxBytes: ctx.config.MAX_UPLOAD_BYTES });
       // One statement records the upload, its counters and its jobs: only then is it acknowledged.
-      const recorded = await recordUpload(db, {
-        projectId: account.projectId,
-        path: relativePath,
-        size: blob.size,
-        sha256: blob.sha256,
-        blobKey: blob.key,
-        protocol: info.protocol,
-        remoteAddress: info.remoteAddress,
-        chain: [],
-        sourceUploadId: null,
-      }).catch(async (error: unknown) => {
-        await ctx.blobs.remove(blob.key);
-        throw error;
-      });
-      if (!recorded) {
-        await ctx.blobs.remove(blob.key);
-        throw new IngestUserError('Project no longer exists');
+      // A file that was not recorded (an error, or its project is gone) is not kept.
+      let recorded: Awaited<ReturnType<typeof recordUpload>>;
+      try {
+        recorded = await recordUpload(db, {
+          projectId: account.projectId,
+          path: relativePath,
+          size: blob.size,
+          sha256: blob.sha256,
+          blobKey: blob.key,
+          protocol: info.protocol,
+          remoteAddress: info.remoteAddress,
+          chain: [],
+          sourceUploadId: null,
+        });
+      } finally {
+        if (!recorded) await ctx.blobs.remove(blob.key);
       }
+      if (!recorded) throw new IngestUserError('Project no longer exists');
       ctx.wake.pipeline();
       return { bytes: blob.size };
     },
