@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
+import { waitForCommand } from '../../test/support/commands.ts';
 import { makeTeam } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { randomToken, sha256 } from '../crypto/tokens.ts';
@@ -34,34 +35,17 @@ async function store(teamId: number, userId: number, text: string) {
   return { commandId: row.id, token };
 }
 
-async function poll(
-  client: TestServer['client'] extends () => infer C ? C : never,
-  teamUuid: string,
-  id: number,
-  token: string,
-) {
-  for (let i = 0; i < 100; i++) {
-    const res = await client.get<{ state: string | null; detail: unknown }>(
-      `/api/${teamUuid}/command/state/${id}/${token}`,
-    );
-    assert.equal(res.status, 200);
-    if (res.body.state !== null) return res.body;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('command did not finish');
-}
-
 test('a command runs once and its state is polled with its token', async () => {
   const team = await makeTeam(server);
   const text = `hello-${team.teamId}`;
   const cmd = await store(team.teamId, team.owner.userId, text);
-  assert.deepEqual(await poll(team.owner.client, team.teamUuid, cmd.commandId, cmd.token), {
+  assert.deepEqual(await waitForCommand(team.owner.client, team.teamUuid, cmd.commandId, cmd.token), {
     state: 'ok',
     detail: { echoed: text },
   });
 
   const failing = await store(team.teamId, team.owner.userId, 'fail');
-  assert.deepEqual(await poll(team.owner.client, team.teamUuid, failing.commandId, failing.token), {
+  assert.deepEqual(await waitForCommand(team.owner.client, team.teamUuid, failing.commandId, failing.token), {
     state: 'error',
     detail: 'Connection refused by test',
   });
@@ -83,7 +67,7 @@ test('a restart neither loses a pending command nor repeats a finished one', asy
   const team = await makeTeam(server);
   const db = server.running.ctx.db;
   const done = await store(team.teamId, team.owner.userId, `done-${team.teamId}`);
-  await poll(team.owner.client, team.teamUuid, done.commandId, done.token);
+  await waitForCommand(team.owner.client, team.teamUuid, done.commandId, done.token);
 
   // A command a crashed runner had leased: it is taken again once the lease has run out.
   const crashed = await store(team.teamId, team.owner.userId, `crashed-${team.teamId}`);
@@ -97,7 +81,7 @@ test('a restart neither loses a pending command nor repeats a finished one', asy
   await server.stop();
   server = await startTestServer();
   const client = (await import('../../test/support/factories.ts')).login(server, team.owner.email);
-  const result = await poll(await client, team.teamUuid, crashed.commandId, crashed.token);
+  const result = await waitForCommand(await client, team.teamUuid, crashed.commandId, crashed.token);
   assert.equal(result.state, 'ok');
   assert.equal(runs.get(`done-${team.teamId}`), 1);
   assert.ok((runs.get(`crashed-${team.teamId}`) ?? 0) >= 1);

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { Client as FtpClient } from 'basic-ftp';
 import pino from 'pino';
 import SftpClient from 'ssh2-sftp-client';
+import { ftpUpload } from '../../test/support/camera.ts';
 import type { TestClient } from '../../test/support/client.ts';
 import { makeMember, makeTeam, rootFolder } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
@@ -132,31 +133,6 @@ async function waitForJobs(
     if (done(jobs)) return jobs;
     if (Date.now() > deadline) throw new Error(`jobs did not settle: ${JSON.stringify(jobs)}`);
     await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function ftpUpload(
-  port: number,
-  account: { username: string; password: string },
-  remotePath: string,
-  data: Buffer,
-  secure = false,
-) {
-  const client = new FtpClient(10_000);
-  try {
-    await client.access({
-      host: '127.0.0.1',
-      port,
-      user: account.username,
-      password: account.password,
-      secure,
-      secureOptions: { rejectUnauthorized: false },
-    });
-    const dir = path.posix.dirname(remotePath);
-    if (dir !== '.') await client.ensureDir(dir);
-    await client.uploadFrom(Readable.from([data]), path.posix.basename(remotePath));
-  } finally {
-    client.close();
   }
 }
 

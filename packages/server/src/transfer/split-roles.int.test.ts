@@ -3,10 +3,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { Client as FtpClient } from 'basic-ftp';
 import { sql } from 'kysely';
+import { ftpUpload } from '../../test/support/camera.ts';
 import { runCommand } from '../../test/support/commands.ts';
 import { testBackend } from '../../test/support/database.ts';
 import { startFtpDestination, type TempDirDestination } from '../../test/support/destinations.ts';
@@ -39,15 +38,7 @@ if (testBackend() === 'postgres') {
 
     async function sendPicture(account: { username: string; password: string } | undefined, name: string) {
       const picture = crypto.randomBytes(20_000);
-      const ftp = new FtpClient(5000);
-      await ftp.access({
-        host: '127.0.0.1',
-        port: ingest.running.ingest?.ftpPort,
-        user: account?.username,
-        password: account?.password,
-      });
-      await ftp.uploadFrom(Readable.from([picture]), name);
-      ftp.close();
+      await ftpUpload(ingest.running.ingest?.ftpPort, account, name, picture);
       return picture;
     }
 

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
-import { Client as FtpClient } from 'basic-ftp';
 import { sql } from 'kysely';
+import { ftpUpload } from '../../test/support/camera.ts';
 import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { maxTries, retryDelay } from './worker.ts';
@@ -25,17 +24,8 @@ async function projectWithDeadDestination(name: string) {
   return { team, projectId, account };
 }
 
-async function upload(account: { username: string; password: string }, name: string) {
-  const ftp = new FtpClient(5000);
-  await ftp.access({
-    host: '127.0.0.1',
-    port: server.running.ingest?.ftpPort,
-    user: account.username,
-    password: account.password,
-  });
-  await ftp.uploadFrom(Readable.from([crypto.randomBytes(2000)]), name);
-  ftp.close();
-}
+const upload = (account: { username: string; password: string } | undefined, name: string) =>
+  ftpUpload(server.running.ingest?.ftpPort, account, name, crypto.randomBytes(2000));
 
 test('a job that gives up is failed and owners and operators get one mail per destination and hour', async () => {
   const { team, projectId, account } = await projectWithDeadDestination('Gives up');
