@@ -16,8 +16,8 @@ import {
 import { commandStateRoutes } from './commands/routes.ts';
 import type { AppContext } from './context.ts';
 import { enforceRouteAccess, recordTeamRoute } from './http/access.ts';
-import { registerErrorHandler, registerNotFound } from './http/errors.ts';
-import { registerRequestGuards } from './http/security.ts';
+import { frameworkErrorAnswers, registerErrorHandler, registerNotFound } from './http/errors.ts';
+import { registerRequestGuards, securityHeaders } from './http/security.ts';
 import { registerSession, teamScope } from './http/session.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { configFileRoutes } from './modules/configfiles/routes.ts';
@@ -48,6 +48,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     loggerInstance: ctx.log as FastifyBaseLogger,
     trustProxy: true,
     bodyLimit: 2 * 1024 * 1024,
+    ...frameworkErrorAnswers(securityHeaders(ctx.config.publicUrl)),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,4 +1,4 @@
-import { okResult } from '@photorelay/contract/common';
+import { idParam, okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/ftpservers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { forMembers, forNode } from '../../http/access.ts';
 import { memberForCommand } from '../teams/service.ts';
 import * as servers from './service.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+const id = idParam;
 const teamUuid = z.string();
 const serverNode = (needs: 'read' | 'write') => forNode(needs, { kind: 'ftpserver', param: 'id' });
 
