@@ -86,7 +86,16 @@ test('only canonical decimal ids: 0x2, 2e0, +2, %202, 02 and 9999999999 answer 4
   });
   const id = made.body.projectId;
   assert.equal((await c.get(`/api/${team.teamUuid}/project/${id}`)).status, 200);
-  const odd = [`0x${id.toString(16)}`, `${id}e0`, `+${id}`, `%20${id}`, `0${id}`, `${id}.0`, '9999999999', '0'];
+  const odd = [
+    `0x${id.toString(16)}`,
+    `${id}e0`,
+    `+${id}`,
+    `%20${id}`,
+    `0${id}`,
+    `${id}.0`,
+    '9999999999',
+    '0',
+  ];
   for (const spelling of odd) {
     for (const path of [
       `/api/${team.teamUuid}/project/${spelling}`,
@@ -95,7 +104,10 @@ test('only canonical decimal ids: 0x2, 2e0, +2, %202, 02 and 9999999999 answer 4
       `/api/${team.teamUuid}/command/downloadresultfile/${spelling}/x`,
     ]) {
       const res = await c.get(path);
-      assert.ok(res.status === 400 || res.status === 404, `${path}: ${res.status} ${JSON.stringify(res.body)}`);
+      assert.ok(
+        res.status === 400 || res.status === 404,
+        `${path}: ${res.status} ${JSON.stringify(res.body)}`,
+      );
       assert.ok(typeof res.body.error === 'string', path);
     }
   }
