@@ -17,6 +17,7 @@ import { commandStateRoutes } from './commands/routes.ts';
 import type { AppContext } from './context.ts';
 import { enforceRouteAccess, recordTeamRoute } from './http/access.ts';
 import { frameworkErrorAnswers, registerErrorHandler, registerNotFound } from './http/errors.ts';
+import { requestLogSerializers } from './http/log-redaction.ts';
 import { registerRequestGuards, securityHeaders } from './http/security.ts';
 import { registerSession, teamScope } from './http/session.ts';
 import { accountRoutes } from './modules/account/routes.ts';
@@ -45,7 +46,10 @@ const teamAreas = [
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: ctx.log as FastifyBaseLogger,
+    loggerInstance: ctx.log.child(
+      {},
+      { serializers: requestLogSerializers(ctx.log.isLevelEnabled('debug')) },
+    ) as FastifyBaseLogger,
     trustProxy: true,
     bodyLimit: 2 * 1024 * 1024,
     ...frameworkErrorAnswers(securityHeaders(ctx.config.publicUrl)),

@@ -56,7 +56,10 @@ test("ten Tests against a silent host neither delay another team's downloadxmpfi
     }
   }
   assert.equal(queued, 10);
-  const tooMany = await attacker.owner.client.post(`/api/${attacker.teamUuid}/command/testftpserver`, testBody);
+  const tooMany = await attacker.owner.client.post(
+    `/api/${attacker.teamUuid}/command/testftpserver`,
+    testBody,
+  );
   assert.deepEqual([tooMany.status, tooMany.body.error], [429, 'TooManyRequests']);
   assert.match(String(tooMany.body.message), /at most 3/i);
   // Let the Tests reach the silent host.
