@@ -20,6 +20,8 @@ export interface WorkerOptions {
   retentionDays: number;
   /** How often it looks for work without a wake-up (retries that became due, leases that ran out). */
   pollMs?: number;
+  /** How often expired test images are removed (default a minute). */
+  testImagePurgeMs?: number;
 }
 
 /**
@@ -182,7 +184,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       void purgeExpiredTestImages(ctx, { all: true }).catch((err) =>
         ctx.log.error({ err }, 'test image purge failed'),
       ),
-    testImagePurgeMs,
+    options.testImagePurgeMs ?? testImagePurgeMs,
   );
   pump();
   void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed'));
