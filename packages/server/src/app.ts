@@ -16,9 +16,10 @@ import {
 import { commandStateRoutes } from './commands/routes.ts';
 import type { AppContext } from './context.ts';
 import { enforceRouteAccess, recordTeamRoute } from './http/access.ts';
-import { registerErrorHandler, registerNotFound } from './http/errors.ts';
+import { frameworkErrorAnswers, registerErrorHandler, registerNotFound } from './http/errors.ts';
+import { requestLogSerializers } from './http/log-redaction.ts';
 import { sessionSecurityScheme } from './http/route.ts';
-import { registerRequestGuards } from './http/security.ts';
+import { registerRequestGuards, securityHeaders } from './http/security.ts';
 import { registerSession, teamScope } from './http/session.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { configFileRoutes } from './modules/configfiles/routes.ts';
@@ -46,9 +47,13 @@ const teamAreas = [
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: ctx.log as FastifyBaseLogger,
+    loggerInstance: ctx.log.child(
+      {},
+      { serializers: requestLogSerializers(ctx.log.isLevelEnabled('debug')) },
+    ) as FastifyBaseLogger,
     trustProxy: true,
     bodyLimit: 2 * 1024 * 1024,
+    ...frameworkErrorAnswers(securityHeaders(ctx.config.publicUrl)),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -55,6 +55,7 @@ const schema = z.object({
   RETENTION_DAYS: z.coerce.number().min(1).default(30),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  TEAM_STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(512),
 });
 
 export type Config = z.infer<typeof schema> & { publicUrl: string; publicFtpHost: string; secretKey: Buffer };

@@ -12,6 +12,7 @@ import './modules/metadata/processing-step.ts';
 import { startIngest } from './ingest/start.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
 import { createLocalBlobStore } from './storage/blob-store.ts';
+import { secureDataDir } from './storage/data-dir.ts';
 import { startPipelineWorker } from './transfer/worker.ts';
 
 export type Role = 'all' | 'web' | 'ingest' | 'worker';
@@ -39,6 +40,7 @@ export async function startPhotoRelay(
 ): Promise<Running> {
   const role = options.role ?? 'all';
   const log = options.log ?? pino({ level: config.LOG_LEVEL });
+  secureDataDir(config.DATA_DIR);
   const db =
     options.db ??
     (await openDatabase({

@@ -51,7 +51,9 @@ export function enforceRouteAccess(db: Db) {
     const source = config.node.param
       ? (request.params as Record<string, unknown>)[config.node.param]
       : (request.body as Record<string, unknown> | undefined)?.[config.node.body ?? ''];
-    const id = Number(source);
+    // Only a canonical id (a JSON number, or decimal digits in the URL) names a node: `0x2` does not.
+    const id =
+      typeof source === 'number' || /^[1-9][0-9]{0,9}$/.test(String(source)) ? Number(source) : Number.NaN;
     // A malformed id names nothing the member can see.
     if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) {
       if (config.node.body) return; // leave the body's own validation to answer

@@ -1,4 +1,4 @@
-import { okResult } from '@photorelay/contract/common';
+import { idParam, okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/metadata';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,7 +14,7 @@ const projectNode = (needs: 'read' | 'write') => forNode(needs, { kind: 'project
 const commandProject = (needs: 'read' | 'write') => forNode(needs, { kind: 'project', body: 'dbprojectid' });
 const projectParams = z.object({
   teamUuid: z.string(),
-  id: z.coerce.number().int().positive().max(2_147_483_647),
+  id: idParam,
 });
 const ok = { result: 'OK' as const };
 const written = (warnings: string[]) => ({ result: 'OK' as const, warnings });
