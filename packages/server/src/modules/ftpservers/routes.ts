@@ -82,7 +82,10 @@ export function ftpServerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/command/testftpserver',
       { config: forMembers, schema: { body: c.testFtpServerBody, response: commandResponse } },
-      async (request) => startCommand(ctx, request, 'testftpserver', request.body),
+      async (request) => {
+        await servers.requireStoredPasswordUse(ctx, request.member, request.body);
+        return startCommand(ctx, request, 'testftpserver', request.body);
+      },
     );
   };
 }
