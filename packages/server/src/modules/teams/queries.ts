@@ -255,3 +255,12 @@ export const revokeInvitations = (db: Db, teamId: number, userId: number) =>
     .where('user_id', '=', userId)
     .where('used_at', 'is', null)
     .executeTakeFirst();
+
+export async function isVerifiedUser(db: Db, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('email_verified')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.email_verified === true;
+}
