@@ -1,11 +1,10 @@
-import os from 'node:os';
 import { AppError } from '@photorelay/contract/errors';
 
 /**
- * At most `slots` argon2 computations at once, the rest wait in line. argon2 runs on libuv's
- * thread pool (4 threads) that the FTP ingest's file writes also need: a login flood of unbounded
- * hashes took all of them and slowed one upload from 0.07 s to 5 s. A line longer than `maxWaiting`
- * is refused (TooManyRequests) instead of growing without end.
+ * At most `slots` argon2 computations at once, the rest wait in line: a login flood of unbounded
+ * hashes took libuv's whole thread pool (which the ingest's file writes need too) and the CPU, and
+ * slowed one upload from 0.07 s to 5 s. A line longer than `maxWaiting` is refused
+ * (TooManyRequests) instead of growing without end.
  */
 export class HashGate {
   private running = 0;
@@ -34,5 +33,6 @@ export class HashGate {
   }
 }
 
-// Half the cores (at least one): the other half keeps serving HTTP, FTP and SFTP.
-export const passwordHashGate = new HashGate(Math.max(1, Math.floor(os.availableParallelism() / 2)), 200);
+// One at a time: they run on one low-priority thread (hash-worker.ts); a quarter of the cores
+// would be more on big machines, but one verify (about 40 ms) already answers 25 logins a second.
+export const passwordHashGate = new HashGate(1, 200);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 import { AppError } from '@photorelay/contract/errors';
 import { passwordHashGate } from './hash-gate.ts';
+import { HashWorker } from './hash-worker.ts';
 
 export const randomToken = (bytes = 32) => crypto.randomBytes(bytes).toString('base64url');
 export const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
@@ -13,8 +13,11 @@ export function tokenMatches(presented: string, storedHash: string): boolean {
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
-// argon2id with the library's defaults (m=19 MiB, t=2, p=1: OWASP's recommendation).
-export const hashPassword = (password: string) => passwordHashGate.run(() => hash(password));
+const argon2 = new HashWorker();
+
+// argon2id with the library's defaults (m=19 MiB, t=2, p=1: OWASP's recommendation), one at a
+// time on a low-priority thread of its own, so a login flood cannot starve the ingest.
+export const hashPassword = (password: string) => passwordHashGate.run(() => argon2.hash(password));
 
 // A hash of a random password with the same parameters: an unknown address (or an account
 // without a password) costs the same verify as a wrong password, so timing tells nothing.
@@ -25,7 +28,7 @@ const dummyHash =
 export async function passwordMatches(storedHash: string | undefined, password: string): Promise<boolean> {
   const known = Boolean(storedHash);
   try {
-    const matches = await passwordHashGate.run(() => verify(storedHash || dummyHash, password));
+    const matches = await passwordHashGate.run(() => argon2.verify(storedHash || dummyHash, password));
     return known && matches;
   } catch (error) {
     if (error instanceof AppError) throw error; // the gate's TooManyRequests
