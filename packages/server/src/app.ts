@@ -51,7 +51,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       {},
       { serializers: requestLogSerializers(ctx.log.isLevelEnabled('debug')) },
     ) as FastifyBaseLogger,
-    trustProxy: true,
+    // Forwarded headers count only from the proxies named in TRUST_PROXY: anyone can send them.
+    trustProxy: ctx.config.TRUST_PROXY.length ? ctx.config.TRUST_PROXY : false,
     bodyLimit: 2 * 1024 * 1024,
     ...frameworkErrorAnswers(securityHeaders(ctx.config.publicUrl)),
   }).withTypeProvider<ZodTypeProvider>();

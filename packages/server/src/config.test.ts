@@ -13,6 +13,11 @@ test('defaults match the README table', () => {
   assert.equal(c.ALLOW_PRIVATE_NETWORKS, false);
   assert.equal(c.DATABASE_URL, undefined);
   assert.equal(c.publicUrl, 'http://localhost:8080');
+  assert.deepEqual(c.TRUST_PROXY, [], 'no proxy is trusted unless named');
+  assert.deepEqual(
+    loadConfig({ ...base, TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,loopback,::1' }).TRUST_PROXY,
+    ['10.0.0.1', '192.168.0.0/16', 'loopback', '::1'],
+  );
 });
 
 test('a wrong value names the setting in one line', () => {
@@ -24,6 +29,8 @@ test('a wrong value names the setting in one line', () => {
     ['SMTP_URL', 'http://mail'],
     ['SECRET_KEY', 'short'],
     ['PUBLIC_URL', 'not a url'],
+    ['TRUST_PROXY', '10.0.0.1, example.com'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
   ]) {
     assert.throws(
       () => loadConfig({ ...base, [key]: value }),

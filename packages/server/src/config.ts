@@ -1,11 +1,21 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
+// What Fastify's trustProxy (proxy-addr) accepts: an address, address/prefix, or one of its names.
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyEntry = (entry: string) => {
+  if (proxyNames.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
 
 // Every setting in one schema: README.md lists them with their defaults.
 const schema = z.object({
@@ -30,6 +40,17 @@ const schema = z.object({
   DEBUG_ADMIN: flag.default(false),
   ALLOW_PRIVATE_NETWORKS: flag.default(false),
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  // Unset: X-Forwarded-For is ignored and the client is the connection's address.
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every(isProxyEntry), 'must be a comma-separated list of addresses or CIDRs'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OPERATOR_NAME: z.string().default('PhotoRelay GmbH'),
   OPERATOR_ADDRESS: z.string().default('Musterstraße 1, 10115 Berlin, Deutschland'),

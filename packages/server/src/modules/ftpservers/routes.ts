@@ -38,8 +38,9 @@ export function ftpServerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { result: 'OK' as const };
     });
 
-    handle(app, c.testFtpServer, async (request) =>
-      startCommand(ctx, request, 'testftpserver', request.body),
-    );
+    handle(app, c.testFtpServer, async (request) => {
+      await servers.requireStoredPasswordUse(ctx, request.member, request.body);
+      return startCommand(ctx, request, 'testftpserver', request.body);
+    });
   };
 }
