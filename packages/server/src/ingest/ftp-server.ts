@@ -7,6 +7,7 @@ import { normalizeAddress } from '../net/remote-address.ts';
 import { cappedSession, type IngestAccount, type IngestBackend, type IngestSession } from './backend.ts';
 import { endData, openPassive, sendListing } from './ftp-data.ts';
 import { IngestFileSystem } from './ftp-filesystem.ts';
+import { type PassiveLimits, PassivePool } from './ftp-passive.ts';
 import {
   type FtpSrvConnection,
   listeningPort,
@@ -17,7 +18,7 @@ import {
   withoutSignalHandlers,
 } from './ftp-srv-internals.ts';
 import { type ActiveUpload, startUpload } from './ftp-upload.ts';
-import { LoginBlockedError, LoginThrottle } from './login-throttle.ts';
+import { type LoginAttempt, LoginBlockedError, LoginThrottle } from './login-throttle.ts';
 import { cameraTlsOptions, type TlsMaterial } from './tls.ts';
 
 /**
@@ -57,6 +58,12 @@ export interface FtpIngestOptions {
   dataIdleTimeoutMs?: number;
   /** Failed logins on one connection before it is closed. Default 3. */
   maxLoginFailuresPerConnection?: number;
+  /** Caps of open passive listeners (see ftp-passive.ts). Defaults: 8 per account, 16 per address, 20 s. */
+  passiveLimits?: Partial<PassiveLimits>;
+  /** Control connections from one address at once (FTP and FTPS together). Default 100. */
+  maxConnectionsPerAddress?: number;
+  /** Plain FTP logins are refused ("530 TLS required"); FTPS and implicit FTPS only. */
+  requireTls?: boolean;
 }
 
 export interface FtpIngest {
@@ -77,6 +84,15 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   const throttle = options.loginThrottle ?? new LoginThrottle();
   const pasvAddress = options.pasvAddress ? await resolveIPv4(options.pasvAddress) : undefined;
   const tls = cameraTlsOptions(options.tls);
+  const secureContext = tlsModule.createSecureContext(tls);
+  const pool = new PassivePool(options.pasvRange, options.host, {
+    perAccount: 8,
+    perAddress: 16,
+    listenTimeoutMs: 20_000,
+    ...options.passiveLimits,
+  });
+  const maxPerAddress = options.maxConnectionsPerAddress ?? 100;
+  const perAddress = new Map<string, number>();
   // ftp-srv logs every 550 at error level; keep it quiet unless we are debugging.
   const srvLog = options.log.child(
     { component: 'ftp-srv' },
@@ -99,10 +115,6 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   if (options.implicitTlsPort !== undefined) {
     const port = options.implicitTlsPort;
     implicit = withoutSignalHandlers(() => new FtpSrv({ ...common, url: `ftps://${options.host}:${port}` }));
-    // One passive port walker for both, so they do not race each other for the same ports.
-    Object.assign(implicit, {
-      getNextPasvPort: (explicit as unknown as { getNextPasvPort: unknown }).getNextPasvPort,
-    });
     servers.push(implicit);
   }
 
@@ -143,10 +155,14 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
 
   async function login(state: ConnState, username: string, password: string): Promise<IngestFileSystem> {
     const { address, session } = state;
+    let attempt: LoginAttempt;
     try {
-      await throttle.gate(address);
+      attempt = await throttle.begin(address, username);
     } catch (err) {
-      if (!(err instanceof LoginBlockedError)) throw err;
+      if (!(err instanceof LoginBlockedError)) {
+        options.log.error({ err }, 'ingest login throttle failed');
+        throw new Error('Login not possible at the moment; please try again');
+      }
       session.login({ username, account: null, reason: 'blocked' });
       state.loginFailures++;
       throw new Error(err.message);
@@ -156,9 +172,12 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
       account = await options.backend.authenticate(username, password, address);
     } catch (err) {
       options.log.error({ err }, 'ingest authenticate failed');
+      await attempt.settle('error').catch(() => {});
       throw new Error('Login not possible at the moment; please try again');
     }
-    throttle.record(address, !!account);
+    await attempt.settle(account ? 'ok' : 'failed').catch((err: unknown) => {
+      options.log.warn({ err }, 'login attempt not recorded');
+    });
     session.login({ username, account, reason: account ? undefined : 'wrong user name or password' });
     if (!account) {
       state.loginFailures++;
@@ -172,6 +191,20 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   function attachConnection(conn: FtpSrvConnection, implicitTls: boolean) {
     const raw = conn.commandSocket;
     const address = normalizeAddress(raw.remoteAddress);
+    const open = (perAddress.get(address) ?? 0) + 1;
+    if (open > maxPerAddress) {
+      // Before the greeting: one client cannot hold every connection slot of the process.
+      raw.removeAllListeners('data');
+      raw.end('421 Too many connections from your address; try again later\r\n');
+      setTimeout(() => raw.destroy(), 1000).unref();
+      return;
+    }
+    perAddress.set(address, open);
+    raw.once('close', () => {
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
     const session = cappedSession(
       options.backend.sessionStarted({
         protocol: implicitTls ? 'ftps' : 'ftp',
@@ -284,10 +317,7 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
     if (state.closed) return;
     const text = '234 AUTH TLS OK, go ahead';
     raw.write(`${text}\r\n`);
-    const secure = new tlsModule.TLSSocket(raw, {
-      isServer: true,
-      secureContext: tlsModule.createSecureContext(tls),
-    });
+    const secure = new tlsModule.TLSSocket(raw, { isServer: true, secureContext });
     // ftp-srv and our reader listen on `raw`: forward the clear-text side's events to it, as ftp-srv's AUTH does.
     for (const event of ['data', 'timeout', 'end', 'close', 'drain', 'error']) {
       secure.on(event, (...args: unknown[]) => raw.emit(event, ...args));
@@ -336,7 +366,13 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
         return;
       case 'PASV':
       case 'EPSV':
-        await openPassive(conn, directive, pasvAddress, options.log);
+        if (state.account)
+          await openPassive(
+            conn,
+            directive,
+            { pool, accountId: state.account.accountId, secureContext, pasvAddress },
+            options.log,
+          );
         return;
       case 'LIST':
       case 'NLST':

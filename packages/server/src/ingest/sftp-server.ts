@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import ssh2, { type AuthContext, type Connection, type SFTPWrapper } from 'ssh2';
 import { normalizeAddress } from '../net/remote-address.ts';
 import { cappedSession, type IngestAccount, type IngestBackend } from './backend.ts';
-import { LoginBlockedError, LoginThrottle } from './login-throttle.ts';
+import { type LoginAttempt, LoginBlockedError, LoginThrottle } from './login-throttle.ts';
 import { SftpRequests } from './sftp-requests.ts';
 import { loadOrCreateHostKeys } from './ssh-host-keys.ts';
 
@@ -93,16 +93,25 @@ export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpI
 
     async function check(ctx: AuthContext, username: string, password: string): Promise<void> {
       note('command', `login ${username} (${ctx.method})`);
+      let attempt: LoginAttempt;
       try {
-        await throttle.gate(address);
+        attempt = await throttle.begin(address, username);
       } catch (err) {
         if (!(err instanceof LoginBlockedError)) throw err;
         session.login({ username, account: null, reason: 'blocked' });
         note('reply', err.message);
         return refuse(ctx);
       }
-      const found = await options.backend.authenticate(username, password, address);
-      throttle.record(address, !!found);
+      let found: IngestAccount | null;
+      try {
+        found = await options.backend.authenticate(username, password, address);
+      } catch (err) {
+        await attempt.settle('error').catch(() => {});
+        throw err;
+      }
+      await attempt.settle(found ? 'ok' : 'failed').catch((err: unknown) => {
+        options.log.warn({ err }, 'login attempt not recorded');
+      });
       session.login({ username, account: found, reason: found ? undefined : 'wrong user name or password' });
       if (!found) {
         note('reply', 'login incorrect');

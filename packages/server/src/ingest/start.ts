@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { startFtpIngest } from './ftp-server.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import { databaseThrottleStore } from './login-throttle-db.ts';
 import { createProjectIngestBackend } from './project-backend.ts';
 import { startSftpIngest } from './sftp-server.ts';
 import { loadOrCreateTlsMaterial } from './tls.ts';
@@ -14,7 +15,8 @@ export async function startIngest(
   const { config } = ctx;
   const backend = createProjectIngestBackend(ctx);
   // One throttle for both protocols: guessing passwords over SFTP counts against FTP too.
-  const loginThrottle = new LoginThrottle();
+  // Its counts live in the database, so split ingest processes share them.
+  const loginThrottle = new LoginThrottle({ store: databaseThrottleStore(ctx.db, ctx.log) });
   const tls = loadOrCreateTlsMaterial({
     certFile: config.FTPS_CERT,
     keyFile: config.FTPS_KEY,
