@@ -355,6 +355,13 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
       await conn.reply(502, REFUSED[directive]);
       return;
     }
+    if (options.requireTls && !conn.secure && (directive === 'USER' || directive === 'PASS')) {
+      // Refused before a password crosses the wire in clear; the project's log shows why.
+      if (directive === 'USER' && command.arg)
+        state.session.login({ username: command.arg, account: null, reason: 'TLS required' });
+      await conn.reply(530, 'TLS required; use FTPS (AUTH TLS or implicit FTPS)');
+      return;
+    }
     switch (directive) {
       case 'USER':
         // ftp-srv refuses a second USER after a failed PASS; clients retry that way.

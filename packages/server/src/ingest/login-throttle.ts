@@ -1,3 +1,5 @@
+import { storableText } from './backend.ts';
+
 /**
  * Slows and then blocks wrong passwords for FTP and SFTP (one instance shared by both servers).
  *
@@ -74,12 +76,7 @@ export interface LoginAttempt {
 
 /** The key of a user name: what a camera types, without case, spacing or characters a database refuses. */
 export function throttleName(username: string): string {
-  return username
-    .normalize('NFC')
-    .trim()
-    .toLowerCase()
-    .replace(/[\u0000-\u001f\ud800-\udfff]/g, '?')
-    .slice(0, 128);
+  return storableText(username.normalize('NFC').trim().toLowerCase().slice(0, 128));
 }
 
 export class LoginThrottle {

@@ -34,6 +34,9 @@ export async function startIngest(
     backend,
     log: ctx.log,
     loginThrottle,
+    passiveLimits: { perAccount: config.PASV_MAX_PER_ACCOUNT, perAddress: config.PASV_MAX_PER_ADDRESS },
+    maxConnectionsPerAddress: config.INGEST_MAX_CONNECTIONS_PER_ADDRESS,
+    requireTls: config.REQUIRE_TLS,
   });
   // A start that fails halfway must not leave the FTP listener open (the process would not exit).
   const sftp = await startSftpIngest({
@@ -44,6 +47,7 @@ export async function startIngest(
     backend,
     log: ctx.log,
     loginThrottle,
+    maxConnectionsPerAddress: config.INGEST_MAX_CONNECTIONS_PER_ADDRESS,
   }).catch(async (error: unknown) => {
     await ftp.close();
     throw error;
