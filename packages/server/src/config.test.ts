@@ -13,6 +13,10 @@ test('defaults match the README table', () => {
   assert.equal(c.ALLOW_PRIVATE_NETWORKS, false);
   assert.equal(c.DATABASE_URL, undefined);
   assert.equal(c.publicUrl, 'http://localhost:8080');
+  assert.equal(c.REQUIRE_TLS, false);
+  assert.equal(c.PASV_MAX_PER_ACCOUNT, 8);
+  assert.equal(c.PASV_MAX_PER_ADDRESS, 16);
+  assert.equal(c.INGEST_MAX_CONNECTIONS_PER_ADDRESS, 100);
 });
 
 test('a wrong value names the setting in one line', () => {

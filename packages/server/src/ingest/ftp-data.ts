@@ -1,3 +1,4 @@
+import dns from 'node:dns/promises';
 import net from 'node:net';
 import type tls from 'node:tls';
 import type { Logger } from 'pino';
@@ -63,9 +64,9 @@ export async function openPassive(
 }
 
 /**
- * Closes the data connection. ftp-srv's own `connector.end()` is not enough: the passive
- * listener's later 'close' event calls end() again and then replaces whatever connector the
- * connection has by then, i.e. the one a following PASV just opened. So detach that first.
+ * Closes the data connection: its listener (the port goes back to the pool) and its socket.
+ * Also for ftp-srv's own connectors (active mode), whose listener's later 'close' event would
+ * otherwise replace the connector a following PASV just opened: so detach that first.
  * The socket is destroyed, not ended: we never write to it after a transfer.
  */
 export function endData(conn: FtpSrvConnection): void {
@@ -134,4 +135,11 @@ export async function sendListing(
   } finally {
     endData(conn);
   }
+}
+
+/** PASV_ADDRESS as an IPv4 address (a host name is resolved once at start). */
+export async function resolveIPv4(host: string): Promise<string> {
+  if (net.isIPv4(host)) return host;
+  const { address } = await dns.lookup(host, { family: 4 });
+  return address;
 }

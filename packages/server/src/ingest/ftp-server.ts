@@ -1,13 +1,13 @@
-import dns from 'node:dns/promises';
-import net from 'node:net';
+import type net from 'node:net';
 import tlsModule from 'node:tls';
 import FtpSrv from 'ftp-srv';
-import type { Logger } from 'pino';
 import { normalizeAddress } from '../net/remote-address.ts';
-import { cappedSession, type IngestAccount, type IngestBackend, type IngestSession } from './backend.ts';
-import { endData, openPassive, sendListing } from './ftp-data.ts';
+import { AddressSlots } from './address-slots.ts';
+import { cappedSession, type IngestAccount, type IngestSession } from './backend.ts';
+import { endData, openPassive, resolveIPv4, sendListing } from './ftp-data.ts';
 import { IngestFileSystem } from './ftp-filesystem.ts';
-import { type PassiveLimits, PassivePool } from './ftp-passive.ts';
+import type { FtpIngestOptions } from './ftp-options.ts';
+import { PassivePool } from './ftp-passive.ts';
 import {
   type FtpSrvConnection,
   listeningPort,
@@ -18,8 +18,9 @@ import {
   withoutSignalHandlers,
 } from './ftp-srv-internals.ts';
 import { type ActiveUpload, startUpload } from './ftp-upload.ts';
-import { type LoginAttempt, LoginBlockedError, LoginThrottle } from './login-throttle.ts';
-import { cameraTlsOptions, type TlsMaterial } from './tls.ts';
+import { checkIngestLogin, LoginRefusedError } from './ingest-login.ts';
+import { LoginThrottle } from './login-throttle.ts';
+import { cameraTlsOptions } from './tls.ts';
 
 /**
  * The FTP ingest: ftp-srv for the protocol plumbing (listening, implicit TLS,
@@ -30,41 +31,14 @@ import { cameraTlsOptions, type TlsMaterial } from './tls.ts';
  * - STOR is ours (ftp-upload.ts): 226 only after the backend stored and recorded the file;
  * - APPE/STOU and REST > 0 are refused cleanly (no partial or appended files), RETR, SITE
  *   and RMD are not offered;
- * - PASV answers the address the client connected to (or PASV_ADDRESS), not one fixed URL;
+ * - PASV answers the address the client connected to (or PASV_ADDRESS), not one fixed URL,
+ *   from a port pool capped per account and address (ftp-passive.ts);
  * - STOR and LIST/NLST send 150 once the data connection's TCP is up, before its TLS
  *   handshake (ftp-data.ts), as lftp and many camera TLS stacks expect;
  * - AUTH TLS is ours (race-free switch to TLS, see startTls);
- * - logins go through the shared LoginThrottle; every command and reply goes to the
- *   project's connection log (PASS masked).
+ * - logins go through the shared LoginThrottle (ingest-login.ts), plain ones are refused with
+ *   REQUIRE_TLS; every command and reply goes to the project's connection log (PASS masked).
  */
-
-export interface FtpIngestOptions {
-  /** 0 = any free port (tests). */
-  port: number;
-  host: string;
-  pasvRange: [min: number, max: number];
-  /** Address announced in PASV replies (IPv4 or a host name resolved once at start). Default: the address the client connected to. */
-  pasvAddress?: string;
-  tls: TlsMaterial;
-  /** Implicit FTPS listener (TLS from the first byte); 0 = any free port. */
-  implicitTlsPort?: number;
-  maxUploadBytes: number;
-  backend: IngestBackend;
-  log: Logger;
-  loginThrottle?: LoginThrottle;
-  /** Command connection idle (no command, no transfer) before it is closed. Default 5 minutes. */
-  idleTimeoutMs?: number;
-  /** Data connection silent this long during an upload = aborted. Default 60 s. */
-  dataIdleTimeoutMs?: number;
-  /** Failed logins on one connection before it is closed. Default 3. */
-  maxLoginFailuresPerConnection?: number;
-  /** Caps of open passive listeners (see ftp-passive.ts). Defaults: 8 per account, 16 per address, 20 s. */
-  passiveLimits?: Partial<PassiveLimits>;
-  /** Control connections from one address at once (FTP and FTPS together). Default 100. */
-  maxConnectionsPerAddress?: number;
-  /** Plain FTP logins are refused ("530 TLS required"); FTPS and implicit FTPS only. */
-  requireTls?: boolean;
-}
 
 export interface FtpIngest {
   port: number;
@@ -80,8 +54,14 @@ const REFUSED: Record<string, string> = {
   STOU: 'STOU is not supported; use STOR',
 };
 
+export type { FtpIngestOptions };
+
 export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpIngest> {
-  const throttle = options.loginThrottle ?? new LoginThrottle();
+  const loginDeps = {
+    throttle: options.loginThrottle ?? new LoginThrottle(),
+    backend: options.backend,
+    log: options.log,
+  };
   const pasvAddress = options.pasvAddress ? await resolveIPv4(options.pasvAddress) : undefined;
   const tls = cameraTlsOptions(options.tls);
   const secureContext = tlsModule.createSecureContext(tls);
@@ -91,8 +71,7 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
     listenTimeoutMs: 20_000,
     ...options.passiveLimits,
   });
-  const maxPerAddress = options.maxConnectionsPerAddress ?? 100;
-  const perAddress = new Map<string, number>();
+  const slots = new AddressSlots(options.maxConnectionsPerAddress ?? 100);
   // ftp-srv logs every 550 at error level; keep it quiet unless we are debugging.
   const srvLog = options.log.child(
     { component: 'ftp-srv' },
@@ -154,57 +133,32 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   const states = new Map<string, ConnState>();
 
   async function login(state: ConnState, username: string, password: string): Promise<IngestFileSystem> {
-    const { address, session } = state;
-    let attempt: LoginAttempt;
     try {
-      attempt = await throttle.begin(address, username);
+      state.account = await checkIngestLogin(loginDeps, state.session, state.address, username, password);
     } catch (err) {
-      if (!(err instanceof LoginBlockedError)) {
-        options.log.error({ err }, 'ingest login throttle failed');
-        throw new Error('Login not possible at the moment; please try again');
+      if (err instanceof LoginRefusedError) {
+        state.loginFailures++;
+        throw err;
       }
-      session.login({ username, account: null, reason: 'blocked' });
-      state.loginFailures++;
-      throw new Error(err.message);
-    }
-    let account: IngestAccount | null;
-    try {
-      account = await options.backend.authenticate(username, password, address);
-    } catch (err) {
-      options.log.error({ err }, 'ingest authenticate failed');
-      await attempt.settle('error').catch(() => {});
+      options.log.error({ err }, 'ingest login failed');
       throw new Error('Login not possible at the moment; please try again');
     }
-    await attempt.settle(account ? 'ok' : 'failed').catch((err: unknown) => {
-      options.log.warn({ err }, 'login attempt not recorded');
-    });
-    session.login({ username, account, reason: account ? undefined : 'wrong user name or password' });
-    if (!account) {
-      state.loginFailures++;
-      throw new Error('Login incorrect');
-    }
-    state.account = account;
-    state.fs = new IngestFileSystem(options.backend, account, options.log);
+    state.fs = new IngestFileSystem(options.backend, state.account, options.log);
     return state.fs;
   }
 
   function attachConnection(conn: FtpSrvConnection, implicitTls: boolean) {
     const raw = conn.commandSocket;
     const address = normalizeAddress(raw.remoteAddress);
-    const open = (perAddress.get(address) ?? 0) + 1;
-    if (open > maxPerAddress) {
+    const release = slots.take(address);
+    if (!release) {
       // Before the greeting: one client cannot hold every connection slot of the process.
       raw.removeAllListeners('data');
       raw.end('421 Too many connections from your address; try again later\r\n');
       setTimeout(() => raw.destroy(), 1000).unref();
       return;
     }
-    perAddress.set(address, open);
-    raw.once('close', () => {
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left > 0) perAddress.set(address, left);
-      else perAddress.delete(address);
-    });
+    raw.once('close', release);
     const session = cappedSession(
       options.backend.sessionStarted({
         protocol: implicitTls ? 'ftps' : 'ftp',
@@ -442,10 +396,4 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
 
 function startsTls(command: ParsedCommand): boolean {
   return command.directive === 'AUTH' && command.arg?.trim().toUpperCase() === 'TLS';
-}
-
-async function resolveIPv4(host: string): Promise<string> {
-  if (net.isIPv4(host)) return host;
-  const { address } = await dns.lookup(host, { family: 4 });
-  return address;
 }

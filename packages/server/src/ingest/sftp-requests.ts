@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import ssh2, { type Attributes, type FileEntry, type SFTPWrapper } from 'ssh2';
 import { type IngestAccount, type IngestBackend, type IngestStat, IngestUserError } from './backend.ts';
 import { formatListLine } from './ftp-srv-internals.ts';
+import type { ReorderBudget } from './sftp-reorder-budget.ts';
 import { UploadSink, UploadTooLargeError } from './upload-sink.ts';
 import { PathError, resolveVirtualPath, toClientPath } from './virtual-path.ts';
 
@@ -20,26 +21,6 @@ import { PathError, resolveVirtualPath, toClientPath } from './virtual-path.ts';
 
 const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
 
-/** Bytes held for out-of-order writes: one per connection, whose parent is the process's. */
-export class ReorderBudget {
-  used = 0;
-  constructor(
-    readonly max: number,
-    private readonly parent?: ReorderBudget,
-  ) {}
-
-  take(bytes: number): boolean {
-    if (this.used + bytes > this.max) return false;
-    if (this.parent && !this.parent.take(bytes)) return false;
-    this.used += bytes;
-    return true;
-  }
-
-  release(bytes: number): void {
-    this.used -= bytes;
-    this.parent?.release(bytes);
-  }
-}
 const DIR_MODE = 0o040755;
 const FILE_MODE = 0o100644;
 

@@ -2,9 +2,12 @@ import type net from 'node:net';
 import type { Logger } from 'pino';
 import ssh2, { type AuthContext, type Connection, type SFTPWrapper } from 'ssh2';
 import { normalizeAddress } from '../net/remote-address.ts';
+import { AddressSlots } from './address-slots.ts';
 import { cappedSession, type IngestAccount, type IngestBackend } from './backend.ts';
-import { type LoginAttempt, LoginBlockedError, LoginThrottle } from './login-throttle.ts';
-import { ReorderBudget, SftpRequests } from './sftp-requests.ts';
+import { checkIngestLogin, LoginRefusedError } from './ingest-login.ts';
+import { LoginThrottle } from './login-throttle.ts';
+import { ReorderBudget } from './sftp-reorder-budget.ts';
+import { SftpRequests } from './sftp-requests.ts';
 import { loadOrCreateHostKeys } from './ssh-host-keys.ts';
 
 /**
@@ -48,7 +51,11 @@ export interface SftpIngest {
 }
 
 export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpIngest> {
-  const throttle = options.loginThrottle ?? new LoginThrottle();
+  const loginDeps = {
+    throttle: options.loginThrottle ?? new LoginThrottle(),
+    backend: options.backend,
+    log: options.log,
+  };
   const hostKeys = loadOrCreateHostKeys(options.hostKeyDir);
   const clients = new Set<Connection>();
   const limits = {
@@ -58,18 +65,16 @@ export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpI
     ...options.limits,
   };
   const reorderTotal = new ReorderBudget(limits.reorderBytesTotal);
-  const perAddress = new Map<string, number>();
-  const maxPerAddress = options.maxConnectionsPerAddress ?? 100;
+  const slots = new AddressSlots(options.maxConnectionsPerAddress ?? 100);
 
   const server = new ssh2.Server(sshServerConfig(hostKeys), (client, info) => {
     const address = normalizeAddress(info.ip);
-    const open = (perAddress.get(address) ?? 0) + 1;
-    if (open > maxPerAddress) {
+    const release = slots.take(address);
+    if (!release) {
       client.on('error', () => {});
       client.end();
       return;
     }
-    perAddress.set(address, open);
     clients.add(client);
     const reorder = new ReorderBudget(limits.reorderBytesPerConnection, reorderTotal);
     const handles = { open: 0, max: limits.handlesPerConnection };
@@ -124,28 +129,12 @@ export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpI
 
     async function check(ctx: AuthContext, username: string, password: string): Promise<void> {
       note('command', `login ${username} (${ctx.method})`);
-      let attempt: LoginAttempt;
+      let found: IngestAccount;
       try {
-        attempt = await throttle.begin(address, username);
+        found = await checkIngestLogin(loginDeps, session, address, username, password);
       } catch (err) {
-        if (!(err instanceof LoginBlockedError)) throw err;
-        session.login({ username, account: null, reason: 'blocked' });
+        if (!(err instanceof LoginRefusedError)) throw err;
         note('reply', err.message);
-        return refuse(ctx);
-      }
-      let found: IngestAccount | null;
-      try {
-        found = await options.backend.authenticate(username, password, address);
-      } catch (err) {
-        await attempt.settle('error').catch(() => {});
-        throw err;
-      }
-      await attempt.settle(found ? 'ok' : 'failed').catch((err: unknown) => {
-        options.log.warn({ err }, 'login attempt not recorded');
-      });
-      session.login({ username, account: found, reason: found ? undefined : 'wrong user name or password' });
-      if (!found) {
-        note('reply', 'login incorrect');
         return refuse(ctx);
       }
       account = found;
@@ -191,9 +180,7 @@ export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpI
     client.on('close', () => {
       clearTimeout(idle);
       clients.delete(client);
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left > 0) perAddress.set(address, left);
-      else perAddress.delete(address);
+      release();
       for (const r of requests) r.abortAll('connection closed');
       note('info', 'connection closed');
       session.end();
