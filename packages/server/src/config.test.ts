@@ -18,6 +18,10 @@ test('defaults match the README table', () => {
     loadConfig({ ...base, TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,loopback,::1' }).TRUST_PROXY,
     ['10.0.0.1', '192.168.0.0/16', 'loopback', '::1'],
   );
+  assert.equal(c.REQUIRE_TLS, false);
+  assert.equal(c.PASV_MAX_PER_ACCOUNT, 8);
+  assert.equal(c.PASV_MAX_PER_ADDRESS, 16);
+  assert.equal(c.INGEST_MAX_CONNECTIONS_PER_ADDRESS, 100);
 });
 
 test('a wrong value names the setting in one line', () => {

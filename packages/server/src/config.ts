@@ -68,6 +68,10 @@ const schema = z.object({
     .refine(([a, b]) => a >= 1 && b <= 65535 && a <= b, 'must be a range of ports'),
   PASV_ADDRESS: z.string().optional(),
   SFTP_PORT: port.default(2222),
+  REQUIRE_TLS: flag.default(false),
+  PASV_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(8),
+  PASV_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(16),
+  INGEST_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   MAX_UPLOAD_BYTES: z.coerce
     .number()
     .int()

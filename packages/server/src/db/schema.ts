@@ -225,6 +225,15 @@ export interface IngestSessionsTable {
   ended_at: Timestamp | null;
 }
 
+export interface IngestLoginFailuresTable {
+  address: string;
+  username: string;
+  attempts: number;
+  failures: number;
+  last_attempt: Timestamp;
+  blocked_until: Timestamp | null;
+}
+
 export interface FailureNoticesTable {
   project_id: number;
   destination: string;
@@ -236,6 +245,7 @@ export interface Database {
   jobs: JobsTable;
   ingest_directories: IngestDirectoriesTable;
   ingest_sessions: IngestSessionsTable;
+  ingest_login_failures: IngestLoginFailuresTable;
   failure_notices: FailureNoticesTable;
   folder_permissions: FolderPermissionsTable;
   projects: ProjectsTable;
