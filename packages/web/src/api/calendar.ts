@@ -5,8 +5,9 @@
 // packages/contract/src/calendar.ts lands, the schemas below stand in for it; field names are
 // spec §3's. Please answer with these shapes (or tell me what differs):
 // - GET team/calendar/{id} -> { result:'OK', calendar: { dbcalendarid, name, refname, type } }
-// - GET team/calendars -> { calendars: Calendar[] } (default + external; photographers get only
-//   'default' ones). GET team/externalcalendars stays as the spec has it.
+// - GET team/externalcalendars -> { calendars: Calendar[] } (owners/operators; the page lists
+//   the opened calendar plus these). DELETE team/calendar/{dbcalendarid}; refresh via the
+//   updateexternalcalendar command.
 // - POST team/calendar/entries {calendarIds:number[], startDate:'YYYY-MM-DD'} -> { entries }
 //   (the web asks for one month from startDate; page size 200 is applied in the web).
 //   Entry: dbcalendarentryid, dbcalendarid, calendartype, startdatetime, enddatetime (ISO with
@@ -34,6 +35,7 @@ import { okResult } from '@photorelay/contract/common';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiDelete, apiGet, apiPost, apiPut, teamPath, teamScope } from './client.ts';
+import { useCommand } from './commands.ts';
 import { handlesAllErrors } from './query-client.ts';
 
 export const bookingStates = ['unset', 'accepted', 'canceled', 'rejected'] as const;
@@ -148,8 +150,8 @@ export const calendarKeys = {
 
 // ---- fetchers ----
 
-export const fetchCalendars = (teamUuid: string, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, 'calendars'), {
+export const fetchExternalCalendars = (teamUuid: string, signal?: AbortSignal) =>
+  apiGet(teamPath(teamUuid, 'externalcalendars'), {
     schema: z.object({ calendars: z.array(calendarSchema) }),
     signal,
   }).then((answer) => answer.calendars);
@@ -204,6 +206,8 @@ export const postEntry = (teamUuid: string, calendarId: number, body: EntryBody)
   apiPost(teamPath(teamUuid, `calendar/${calendarId}/entry`), body, { schema: entryCreated });
 export const putEntry = (teamUuid: string, calendarId: number, id: number, body: EntryBody) =>
   apiPut(teamPath(teamUuid, `calendar/${calendarId}/entry/${id}`), body, { schema: okResult });
+export const deleteCalendar = (teamUuid: string, id: number) =>
+  apiDelete(teamPath(teamUuid, `calendar/${id}`), {}, { schema: okResult });
 export const deleteEntry = (teamUuid: string, id: number) =>
   apiDelete(teamPath(teamUuid, `calendar/entry/${id}`), {}, { schema: okResult });
 export const copyEntry = (teamUuid: string, id: number) =>
@@ -237,13 +241,12 @@ export const entryXmpUrl = (teamUuid: string, entryId: number) =>
 
 // ---- queries ----
 
-export const useCalendars = (teamUuid: string) =>
-  useQuery(
-    queryOptions({
-      queryKey: calendarKeys.calendars(teamUuid),
-      queryFn: ({ signal }) => fetchCalendars(teamUuid, signal),
-    }),
-  );
+export const useExternalCalendars = (teamUuid: string, enabled: boolean) =>
+  useQuery({
+    queryKey: calendarKeys.calendars(teamUuid),
+    queryFn: ({ signal }) => fetchExternalCalendars(teamUuid, signal),
+    enabled,
+  });
 
 export const useCalendar = (teamUuid: string, id: number) =>
   useQuery({
@@ -323,6 +326,15 @@ export function useSaveEntry(teamUuid: string) {
     onSettled: invalidate,
   });
 }
+
+export function useDeleteCalendar(teamUuid: string) {
+  const invalidate = useInvalidateCalendar(teamUuid);
+  return useMutation({ mutationFn: (id: number) => deleteCalendar(teamUuid, id), onSettled: invalidate });
+}
+
+/** 'Refresh' of an external calendar: the spec's async command. */
+export const useRefreshCalendar = (teamUuid: string) =>
+  useCommand<{ calendarRefName: string }>(teamUuid, 'command/updateexternalcalendar');
 
 export function useDeleteEntry(teamUuid: string) {
   const invalidate = useInvalidateCalendar(teamUuid);
