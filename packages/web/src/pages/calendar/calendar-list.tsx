@@ -2,7 +2,7 @@
 // external ones, each with a show/hide checkbox; external ones can be refreshed and deleted.
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Checkbox, Chip, IconButton, List, ListItem, ListItemIcon, ListItemText } from '@mui/material';
+import { Checkbox, Chip, FormControlLabel, IconButton, Stack } from '@mui/material';
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,68 +25,66 @@ export function CalendarList({ teamUuid, calendars, hidden, onToggle, canManage 
   const [removing, setRemoving] = useState<Calendar | null>(null);
   return (
     <>
-      <List dense disablePadding data-testid="calendar-list">
+      <Stack
+        direction="row"
+        data-testid="calendar-list"
+        sx={{ flexWrap: 'wrap', alignItems: 'center', columnGap: 2, rowGap: 0.5 }}
+      >
         {calendars.map((calendar) => {
           const external = calendar.type !== 'default';
           return (
-            <ListItem
+            <Stack
               key={calendar.dbcalendarid}
-              disableGutters
+              direction="row"
+              sx={{ alignItems: 'center' }}
               data-testid={`calendar-item-${calendar.dbcalendarid}`}
-              secondaryAction={
-                external && canManage ? (
-                  <>
-                    <IconButton
-                      size="small"
-                      title={t('calendars.refresh')}
-                      aria-label={t('calendars.refresh')}
-                      disabled={refresh.isPending}
-                      onClick={() =>
-                        refresh.mutate(
-                          { calendarRefName: calendar.refname ?? '' },
-                          {
-                            onSuccess: () =>
-                              enqueueSnackbar(t('calendars.refreshed'), { variant: 'success' }),
-                          },
-                        )
-                      }
-                    >
-                      <RefreshIcon fontSize="small" />
-                    </IconButton>
-                    <IconButton
-                      size="small"
-                      title={t('calendars.delete')}
-                      aria-label={t('calendars.delete')}
-                      onClick={() => setRemoving(calendar)}
-                    >
-                      <DeleteOutlineIcon fontSize="small" />
-                    </IconButton>
-                  </>
-                ) : undefined
-              }
             >
-              <ListItemIcon sx={{ minWidth: 36 }}>
-                <Checkbox
-                  size="small"
-                  edge="start"
-                  checked={!hidden.has(calendar.dbcalendarid)}
-                  onChange={(event) => onToggle(calendar.dbcalendarid, event.target.checked)}
-                  slotProps={{ input: { 'aria-label': calendar.name } }}
-                />
-              </ListItemIcon>
-              <ListItemText primary={calendar.name} sx={{ pr: external && canManage ? 8 : 0 }} />
+              <FormControlLabel
+                sx={{ mr: 0.5 }}
+                label={calendar.name}
+                control={
+                  <Checkbox
+                    size="small"
+                    checked={!hidden.has(calendar.dbcalendarid)}
+                    onChange={(event) => onToggle(calendar.dbcalendarid, event.target.checked)}
+                  />
+                }
+              />
               {external && (
-                <Chip
-                  size="small"
-                  variant="outlined"
-                  label={t('calendars.external')}
-                  sx={{ mr: canManage ? 9 : 0 }}
-                />
+                <Chip size="small" variant="outlined" label={t('calendars.external')} sx={{ mr: 0.5 }} />
               )}
-            </ListItem>
+              {external && canManage && (
+                <>
+                  <IconButton
+                    size="small"
+                    title={t('calendars.refresh')}
+                    aria-label={t('calendars.refresh')}
+                    disabled={refresh.isPending}
+                    onClick={() =>
+                      refresh.mutate(
+                        { calendarRefName: calendar.refname ?? '' },
+                        {
+                          onSuccess: () => enqueueSnackbar(t('calendars.refreshed'), { variant: 'success' }),
+                        },
+                      )
+                    }
+                  >
+                    <RefreshIcon fontSize="small" />
+                  </IconButton>
+                  <IconButton
+                    size="small"
+                    title={t('calendars.delete')}
+                    aria-label={t('calendars.delete')}
+                    onClick={() => setRemoving(calendar)}
+                  >
+                    <DeleteOutlineIcon fontSize="small" />
+                  </IconButton>
+                </>
+              )}
+            </Stack>
           );
         })}
-      </List>
+      </Stack>
       <ConfirmRemoval
         item={removing}
         title={t('calendars.deleteTitle')}

@@ -3,7 +3,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import CalendarMonthOutlinedIcon from '@mui/icons-material/CalendarMonthOutlined';
 import PublicOutlinedIcon from '@mui/icons-material/PublicOutlined';
-import { Box, Button, Card, Fab, Stack } from '@mui/material';
+import { Box, Button, Card, Stack } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
 import { useSnackbar } from 'notistack';
 import { useCallback, useMemo, useState } from 'react';
@@ -156,54 +156,53 @@ export function CalendarPage() {
           }
         />
         {!planner && <MyBookings teamUuid={teamUuid} userId={userId} zone={zone} />}
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} sx={{ alignItems: 'flex-start' }}>
-          <Card sx={{ width: { xs: '100%', md: 260 }, flexShrink: 0, px: 2, py: 1.5 }}>
-            <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
-              <Box component="h2" sx={{ typography: 'subtitle1', fontWeight: 600, m: 0 }}>
-                {t('calendars.title')}
-              </Box>
-              {planner && (
-                <Fab
-                  size="small"
-                  color="primary"
-                  aria-label={t('actions.newEvent')}
-                  title={t('actions.newEvent')}
-                  onClick={() => setEventMode({ kind: 'new' })}
-                  disabled={!calendar.data}
-                  data-testid="calendar-new-event"
-                >
-                  <AddIcon />
-                </Fab>
-              )}
-            </Stack>
-            <CalendarList
-              teamUuid={teamUuid}
-              calendars={calendars}
-              hidden={hidden}
-              canManage={admin}
-              onToggle={(id, shown) =>
-                setHidden((current) => {
-                  const next = new Set(current);
-                  if (shown) next.delete(id);
-                  else next.add(id);
-                  return next;
-                })
-              }
-            />
-          </Card>
-          <Card sx={{ flex: 1, minWidth: 0, width: '100%' }}>
-            <EntriesTable
-              entries={entries.data ?? []}
-              loading={shownIds.length > 0 && entries.isPending}
-              teamUuid={teamUuid}
-              zone={zone}
-              admin={admin}
-              planner={planner}
-              memberName={memberName}
-              onAction={onAction}
-            />
-          </Card>
-        </Stack>
+        <Card sx={{ mb: 3, px: 2.5, py: 1.25 }}>
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <Box component="h2" sx={{ typography: 'subtitle1', fontWeight: 600, m: 0, whiteSpace: 'nowrap' }}>
+              {t('calendars.title')}
+            </Box>
+            <Box sx={{ flex: 1, minWidth: 0 }}>
+              <CalendarList
+                teamUuid={teamUuid}
+                calendars={calendars}
+                hidden={hidden}
+                canManage={admin}
+                onToggle={(id, shown) =>
+                  setHidden((current) => {
+                    const next = new Set(current);
+                    if (shown) next.delete(id);
+                    else next.add(id);
+                    return next;
+                  })
+                }
+              />
+            </Box>
+            {planner && (
+              <Button
+                variant="contained"
+                startIcon={<AddIcon />}
+                onClick={() => setEventMode({ kind: 'new' })}
+                disabled={!calendar.data}
+                data-testid="calendar-new-event"
+                sx={{ whiteSpace: 'nowrap' }}
+              >
+                {t('actions.newEvent')}
+              </Button>
+            )}
+          </Stack>
+        </Card>
+        <Card>
+          <EntriesTable
+            entries={entries.data ?? []}
+            loading={shownIds.length > 0 && entries.isPending}
+            teamUuid={teamUuid}
+            zone={zone}
+            admin={admin}
+            planner={planner}
+            memberName={memberName}
+            onAction={onAction}
+          />
+        </Card>
 
         {eventMode && calendar.data && (
           <EventDialog

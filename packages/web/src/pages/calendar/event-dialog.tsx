@@ -143,7 +143,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onC
       open
       onClose={save.isPending ? undefined : onClose}
       fullWidth
-      maxWidth="sm"
+      maxWidth="md"
       data-testid="event-dialog"
       aria-labelledby="event-dialog-title"
     >
