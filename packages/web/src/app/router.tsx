@@ -45,6 +45,11 @@ const AcceptInvitationPage = page(
   () => import('../pages/accept-invitation/accept-invitation-page.tsx'),
   'AcceptInvitationPage',
 );
+const CalendarPage = page(() => import('../pages/calendar/calendar-page.tsx'), 'CalendarPage');
+const AcceptPhotographerInvitationPage = page(
+  () => import('../pages/photographer-invitation/accept-invitation-page.tsx'),
+  'AcceptInvitationPage',
+);
 
 /** '/' is the landing page for visitors and the dashboard for members (spec §2, reading A + B). */
 function HomeRoute() {
@@ -81,6 +86,9 @@ export const routes: RouteObject[] = [
       { path: '/configfiles', element: <ConfigFilesPage /> },
       { path: '/folder', element: <FolderPage /> },
       { path: '/acceptInvitation', element: <AcceptInvitationPage /> },
+      { path: '/calendar', element: <CalendarPage /> },
+      // Spelt as in spec §2.
+      { path: '/acceptPhotographerInivitation', element: <AcceptPhotographerInvitationPage /> },
       ...placeholderRoutes,
       { path: '*', element: <NotFoundPage /> },
     ],
