@@ -126,8 +126,9 @@ describe('script sandbox', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.equal(typeof [].push, 'function');
     await expectError("'use strict'; meta = null", /read-only|not writable|cannot assign/i);
-    const kept = await run("try { Object.defineProperty(globalThis, 'meta', { value: 1 }) } catch (e) {} log(typeof meta.set)");
-    assert.equal(kept.ok && kept.output.log[0], 'function');
+    // Replacing the API only spoils the script's own result; the host checks that result anyway.
+    const kept = await run("meta.set('caption', 'before'); try { Object.defineProperty(globalThis, 'meta', { value: 1 }) } catch (e) {}");
+    assert.equal(kept.ok && kept.output.meta.find((m) => m.p === 'description')?.v, 'before');
     await stillWorks();
   });
 
