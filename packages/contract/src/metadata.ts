@@ -3,6 +3,7 @@
 // XMP value, XMP mode); limits follow §5/§9.
 import { z } from 'zod';
 import { limits } from './limits.ts';
+import { processingReport } from './scripts.ts';
 
 export const xmpModes = ['off', 'replace', 'append', 'prepend', 'merge'] as const;
 export type XmpMode = (typeof xmpModes)[number];
@@ -153,6 +154,8 @@ export const processImageDetail = z.object({
   size: z.number(),
   warnings: z.array(z.string()),
   unknownVariables: z.array(z.string()),
+  /** Names, metadata before and after, skipped destinations and the scripts' log. */
+  report: processingReport.optional(),
 });
 export type ProcessImageDetail = z.infer<typeof processImageDetail>;
 export const downloadResultParams = z.object({

@@ -185,7 +185,14 @@ export interface UploadsTable {
   received_at: Generated<Date>;
 }
 
-export type JobState = 'scheduled' | 'running' | 'failed' | 'succeeded' | 'duplicate' | 'rejected' | 'skipped';
+export type JobState =
+  | 'scheduled'
+  | 'running'
+  | 'failed'
+  | 'succeeded'
+  | 'duplicate'
+  | 'rejected'
+  | 'skipped';
 export interface JobsTable {
   id: Generated<number>;
   team_id: number;

@@ -40,7 +40,8 @@ function newRuntime(limits: Limits, deadline: number): QuickJSRuntime {
 function describeThrown(vm: QuickJSContext, error: QuickJSHandle): { message: string; stack: string } {
   const kind = vm.typeof(error);
   if (kind !== 'object') {
-    const value = kind === 'string' || kind === 'number' || kind === 'boolean' ? String(vm.dump(error)) : kind;
+    const value =
+      kind === 'string' || kind === 'number' || kind === 'boolean' ? String(vm.dump(error)) : kind;
     return { message: `uncaught ${value}`, stack: '' };
   }
   const read = (name: string) => {
@@ -61,7 +62,8 @@ function describeThrown(vm: QuickJSContext, error: QuickJSHandle): { message: st
 
 function friendly(message: string, limits: Limits): string {
   if (message === 'interrupted') return `time limit of ${limits.timeMs} ms exceeded`;
-  if (message === 'out of memory') return `memory limit of ${Math.round(limits.memoryBytes / 1048576)} MB exceeded`;
+  if (message === 'out of memory')
+    return `memory limit of ${Math.round(limits.memoryBytes / 1048576)} MB exceeded`;
   return message;
 }
 
@@ -73,7 +75,12 @@ function positionIn(stack: string, scriptName: string): string {
   return match ? `${match[1]}:${match[2]}` : '';
 }
 
-function failure(vm: QuickJSContext, error: QuickJSHandle, script: ScriptSource, limits: Limits): ScriptFailure {
+function failure(
+  vm: QuickJSContext,
+  error: QuickJSHandle,
+  script: ScriptSource,
+  limits: Limits,
+): ScriptFailure {
   const thrown = describeThrown(vm, error);
   const position = positionIn(thrown.stack, script.name);
   return {
@@ -118,7 +125,8 @@ function runOne(
       result.error.dispose();
     } else result.value.dispose();
     const text = callString(vm, '__photorelayResult()');
-    if (text.length > 4 * 1024 * 1024) return { error: { position: script.name, message: 'result too large' } };
+    if (text.length > 4 * 1024 * 1024)
+      return { error: { position: script.name, message: 'result too large' } };
     return { output: JSON.parse(text) as ScriptOutput };
   } finally {
     vm.dispose();
@@ -192,11 +200,15 @@ parentPort?.on('message', (request: ThreadRequest) => {
   parentPort?.postMessage(reply);
 });
 // The first run compiles most of QuickJS's wasm; done here, it does not count against a script.
-run([{ name: 'warm-up', source: "meta.set('caption', file.name); log(exif.get('Make'))" }], {
-  file: { name: 'a.jpg', folder: '', size: 1, type: 'image/jpeg' },
-  meta: [],
-  exif: {},
-  project: { name: '' },
-  destinations: [],
-}, { timeMs: 10_000, memoryBytes: 32 * 1024 * 1024 });
+run(
+  [{ name: 'warm-up', source: "meta.set('caption', file.name); log(exif.get('Make'))" }],
+  {
+    file: { name: 'a.jpg', folder: '', size: 1, type: 'image/jpeg' },
+    meta: [],
+    exif: {},
+    project: { name: '' },
+    destinations: [],
+  },
+  { timeMs: 10_000, memoryBytes: 32 * 1024 * 1024 },
+);
 parentPort?.postMessage({ ready: true });

@@ -103,7 +103,10 @@ describe('script sandbox', () => {
     await expectError('function f() { return f() + 1 } f()', /stack overflow/);
     await expectError('let s = "x"; for (;;) s += s', /string too long|memory limit/);
     await expectError('new Array(1e8).fill(1)', /memory limit of 32 MB exceeded|time limit/);
-    await expectError('let a = []; for (;;) a.push({ n: a.length })', /memory limit of 32 MB exceeded|time limit/);
+    await expectError(
+      'let a = []; for (;;) a.push({ n: a.length })',
+      /memory limit of 32 MB exceeded|time limit/,
+    );
     await stillWorks();
   });
 
@@ -111,9 +114,14 @@ describe('script sandbox', () => {
     await expectError("require('fs')", /require' is not defined/);
     await expectError('process.exit(1)', /process' is not defined/);
     await expectError('setTimeout(() => {}, 1)', /setTimeout' is not defined/);
-    await expectError("globalThis.constructor.constructor('return process')().exit()", /process' is not defined/);
+    await expectError(
+      "globalThis.constructor.constructor('return process')().exit()",
+      /process' is not defined/,
+    );
     await expectError("(function(){ return this })().require('child_process')", /not a function/);
-    const probe = await run('log(Object.getOwnPropertyNames(globalThis).filter((n) => /require|process|fetch|std|os|console|Deno|Bun/.test(n)).join(","))');
+    const probe = await run(
+      'log(Object.getOwnPropertyNames(globalThis).filter((n) => /require|process|fetch|std|os|console|Deno|Bun/.test(n)).join(","))',
+    );
     assert.equal(probe.ok && probe.output.log[0], '');
     await stillWorks();
   });
@@ -127,7 +135,9 @@ describe('script sandbox', () => {
     assert.equal(typeof [].push, 'function');
     await expectError("'use strict'; meta = null", /read-only|not writable|cannot assign/i);
     // Replacing the API only spoils the script's own result; the host checks that result anyway.
-    const kept = await run("meta.set('caption', 'before'); try { Object.defineProperty(globalThis, 'meta', { value: 1 }) } catch (e) {}");
+    const kept = await run(
+      "meta.set('caption', 'before'); try { Object.defineProperty(globalThis, 'meta', { value: 1 }) } catch (e) {}",
+    );
     assert.equal(kept.ok && kept.output.meta.find((m) => m.p === 'description')?.v, 'before');
     await stillWorks();
   });

@@ -140,7 +140,10 @@ export function createScriptSandbox(limits: Limits): ScriptSandbox {
         return reply.result;
       } catch (error) {
         // The thread was ended (hard time limit) or died: the script's failure, not the server's.
-        return { ok: false, error: { position: scripts.map((s) => s.name).join(', '), message: (error as Error).message } };
+        return {
+          ok: false,
+          error: { position: scripts.map((s) => s.name).join(', '), message: (error as Error).message },
+        };
       }
     },
     async check(script) {
