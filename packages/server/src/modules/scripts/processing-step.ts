@@ -5,12 +5,13 @@
 // delivered file, skip/reject settle jobs. A script error stops the upload (ProcessingStopped).
 import path from 'node:path/posix';
 import {
-  type ExifBasics,
   isJpeg,
+  type JpegMetadataResult,
   readJpegMetadata,
   type Template,
   type TemplateValue,
 } from '@photorelay/xmp/index';
+import { pictureFacts } from '@photorelay/xmp/variables';
 import { z } from 'zod';
 import { type ScriptOutput, scriptSandbox } from '../../adapters/script-sandbox/sandbox.ts';
 import type { AppContext } from '../../context.ts';
@@ -60,19 +61,21 @@ const mimeTypes: Record<string, string> = {
   '.xmp': 'application/rdf+xml',
 };
 
-/** EXIF as scripts name it: exif.get('SerialNumber'). */
-function exifTags(exif: ExifBasics | undefined): Record<string, string | number> {
-  if (!exif) return {};
+/** EXIF as scripts name it (exif.get('SerialNumber')), with the XMP copies as fallback like {serial}. */
+function exifTags(read: JpegMetadataResult | undefined): Record<string, string | number> {
+  if (!read) return {};
+  const { exif } = read;
+  const facts = pictureFacts(exif, read.xmp);
   const tags: Record<string, string | number | undefined> = {
     DateTimeOriginal: exif.dateTimeOriginal,
     OffsetTimeOriginal: exif.offsetTimeOriginal,
     SubSecTimeOriginal: exif.subSecTimeOriginal,
-    Make: exif.make,
-    Model: exif.model,
-    SerialNumber: exif.bodySerialNumber,
-    BodySerialNumber: exif.bodySerialNumber,
-    LensModel: exif.lensModel,
-    ISO: exif.iso,
+    Make: facts.make,
+    Model: facts.model,
+    SerialNumber: facts.serial,
+    BodySerialNumber: facts.serial,
+    LensModel: facts.lens,
+    ISO: facts.iso,
   };
   return Object.fromEntries(
     Object.entries(tags).filter((e): e is [string, string | number] => e[1] !== undefined),
@@ -149,7 +152,7 @@ export async function runScripts(
     {
       file: { name, folder, size: current.size, type: mimeTypes[path.extname(name).toLowerCase()] ?? '' },
       meta: before,
-      exif: exifTags(read?.exif),
+      exif: exifTags(read),
       project: { name: loaded.projectName },
       destinations: loaded.destinations,
     },
