@@ -44,6 +44,8 @@ export async function buildServer({ onlyIfStale = false } = {}) {
     entryPoints: {
       main: path.join(server, 'src/main.ts'),
       'pglite-host': path.join(server, 'src/db/pglite-host.ts'),
+      // The script sandbox's worker thread (adapters/script-sandbox/sandbox.ts loads it by this name).
+      'script-sandbox-thread': path.join(server, 'src/adapters/script-sandbox/sandbox-thread.ts'),
     },
     outdir: serverDist,
     outExtension: { '.js': '.mjs' },

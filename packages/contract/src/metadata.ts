@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { decimalParam, idParam } from './common.ts';
 import { limits } from './limits.ts';
+import { processingReport } from './scripts.ts';
 
 export const xmpModes = ['off', 'replace', 'append', 'prepend', 'merge'] as const;
 export type XmpMode = (typeof xmpModes)[number];
@@ -154,6 +155,8 @@ export const processImageDetail = z.object({
   size: z.number(),
   warnings: z.array(z.string()),
   unknownVariables: z.array(z.string()),
+  /** Names, metadata before and after, skipped destinations and the scripts' log. */
+  report: processingReport.optional(),
 });
 export type ProcessImageDetail = z.infer<typeof processImageDetail>;
 export const downloadResultParams = z.object({

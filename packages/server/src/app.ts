@@ -30,6 +30,7 @@ import { ftpServerRoutes } from './modules/ftpservers/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
+import { scriptRoutes } from './modules/scripts/routes.ts';
 import { settingsRoutes } from './modules/settings/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 
@@ -44,6 +45,7 @@ const teamAreas = [
   ftpServerRoutes,
   jobRoutes,
   metadataRoutes,
+  scriptRoutes,
   commandStateRoutes,
   calendarRoutes,
 ];

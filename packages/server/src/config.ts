@@ -81,6 +81,8 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   TEAM_STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(512),
+  SCRIPT_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(10_000).default(200),
+  SCRIPT_MEMORY_LIMIT_MB: z.coerce.number().int().min(4).max(512).default(32),
 });
 
 export type Config = z.infer<typeof schema> & { publicUrl: string; publicFtpHost: string; secretKey: Buffer };

@@ -9,6 +9,8 @@ import { type Db, migrate, openDatabase } from './db/kysely.ts';
 import { listenForWakeups, notifyWorkers, wakeTopics } from './db/wake-channel.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import './modules/metadata/processing-step.ts';
+// After the metadata step: scripts see what the template produced.
+import './modules/scripts/processing-step.ts';
 import { startIngest } from './ingest/start.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
 import { createLocalBlobStore } from './storage/blob-store.ts';

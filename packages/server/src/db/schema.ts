@@ -161,7 +161,7 @@ export interface ProjectDestinationProjectsTable {
   enabled: Generated<boolean>;
 }
 
-export type UploadState = 'received' | 'processing' | 'processed';
+export type UploadState = 'received' | 'processing' | 'processed' | 'failed';
 export interface UploadsTable {
   id: Generated<number>;
   team_id: number;
@@ -174,6 +174,7 @@ export interface UploadsTable {
   processed_blob_key: string | null;
   processed_size: number | null;
   processed_sha256: string | null;
+  processed_filename: string | null;
   state: Generated<UploadState>;
   processing_detail: unknown;
   locked_until: Timestamp | null;
@@ -185,7 +186,14 @@ export interface UploadsTable {
   received_at: Generated<Date>;
 }
 
-export type JobState = 'scheduled' | 'running' | 'failed' | 'succeeded' | 'duplicate';
+export type JobState =
+  | 'scheduled'
+  | 'running'
+  | 'failed'
+  | 'succeeded'
+  | 'duplicate'
+  | 'rejected'
+  | 'skipped';
 export interface JobsTable {
   id: Generated<number>;
   team_id: number;
@@ -271,6 +279,7 @@ export interface Database {
   project_xmp_values: ProjectXmpValuesTable;
   project_xmp_modes: ProjectXmpModesTable;
   metadata_test_images: MetadataTestImagesTable;
+  scripts: ScriptsTable;
 }
 
 export interface ProjectXmpValuesTable {
@@ -370,4 +379,14 @@ export interface BookingInvitationsTable {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   created_at: CreatedAt;
+}
+
+export interface ScriptsTable {
+  id: Generated<number>;
+  team_id: number;
+  project_id: number | null;
+  folder_id: number | null;
+  filename: string;
+  source: string;
+  updated_at: Generated<Date>;
 }

@@ -45,7 +45,8 @@ export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerI
     await ctx.db.transaction().execute(async (trx) => {
       const recorded = await recordUpload(trx, {
         projectId: job.dest_project_id ?? -1,
-        path: job.path,
+        // Under the name a script gave it (file.name), in the camera's folder.
+        path: path.dirname(job.path) === '.' ? job.filename : `${path.dirname(job.path)}/${job.filename}`,
         size: job.processed_size,
         sha256: job.processed_sha256,
         blobKey,

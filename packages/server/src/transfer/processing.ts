@@ -16,6 +16,25 @@ export interface ProcessedFile {
   sha256: string;
   /** Shown in the job detail: warnings, unknown variables, what was applied. */
   detail: Record<string, unknown>;
+  /** The name to deliver under, when a step (a script's file.name) changed it. */
+  filename?: string;
+  /** Destinations not to deliver to (a script's skip(name)). */
+  skipped?: string[];
+  /** A script's reject(reason): delivered nowhere. */
+  rejected?: string | null;
+}
+
+/**
+ * Thrown by a step whose failure must stop the upload (a script error): nothing is delivered,
+ * the original is kept and the upload's jobs fail at once with this message.
+ */
+export class ProcessingStopped extends Error {
+  constructor(
+    message: string,
+    readonly detail: Record<string, unknown>,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -52,6 +71,10 @@ export async function processUpload(ctx: AppContext, upload: UploadToProcess): P
         current = { ...next, detail: { ...current.detail, ...next.detail } };
       }
     } catch (error) {
+      if (error instanceof ProcessingStopped) {
+        if (current.blobKey !== upload.blobKey) await ctx.blobs.remove(current.blobKey);
+        throw error;
+      }
       ctx.log.warn(
         { err: error, upload: upload.id, step: step.name },
         'processing step failed; file passes unchanged',

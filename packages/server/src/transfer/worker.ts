@@ -3,10 +3,11 @@ import { purgeFinishedCommands } from '../commands/service.ts';
 import type { AppContext } from '../context.ts';
 import * as q from '../modules/jobs/queries.ts';
 import { purgeExpiredTestImages } from '../modules/metadata/test-image.ts';
+import { settleUpload } from '../modules/scripts/settle.ts';
 import { deliverToProject, deliverToServer, PermanentDeliveryError } from './deliver.ts';
 import { notifyJobGaveUp } from './notify.ts';
 import { DestinationPool } from './pool.ts';
-import { processUpload } from './processing.ts';
+import { ProcessingStopped, processUpload } from './processing.ts';
 
 /** About 15 s, 1 min, 5 min, 15 min, then hourly; a job fails for good after 10 tries. */
 export const retryDelaysSeconds = [15, 60, 300, 900];
@@ -68,8 +69,11 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       blobKey: upload.blob_key,
       size: Number(upload.size),
       sha256: upload.sha256,
+    }).catch((error: unknown) => {
+      if (error instanceof ProcessingStopped) return error;
+      throw error;
     });
-    await q.markProcessed(ctx.db, upload.id, result);
+    await settleUpload(ctx.db, upload.id, result);
     // The upload's jobs may run now; counted as a wake-up, so that a job claim that started
     // before they existed (and found nothing) cannot clear the flag after this.
     wakeups++;

@@ -9,6 +9,7 @@ import * as metadata from './0007-metadata.ts';
 import * as jobsDueByProject from './0008-jobs-due-by-project.ts';
 import * as ingestLoginFailures from './0010-ingest-login-failures.ts';
 import * as calendarEntries from './0012-calendar-entries.ts';
+import * as scripts from './0014-scripts.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-jobs-due-by-project': jobsDueByProject,
   '0010-ingest-login-failures': ingestLoginFailures,
   '0012-calendar-entries': calendarEntries,
+  '0014-scripts': scripts,
 };

@@ -87,7 +87,7 @@ export async function claimUploadToProcess(db: Db, leaseSeconds: number) {
 export const markProcessed = (
   db: Db,
   id: number,
-  file: { blobKey: string; size: number; sha256: string; detail: unknown },
+  file: { blobKey: string; size: number; sha256: string; detail: unknown; filename?: string },
 ) =>
   db
     .updateTable('uploads')
@@ -96,6 +96,7 @@ export const markProcessed = (
       processed_blob_key: file.blobKey,
       processed_size: file.size,
       processed_sha256: file.sha256,
+      processed_filename: file.filename ?? null,
       processing_detail: JSON.stringify(file.detail),
       locked_until: null,
     })
@@ -191,7 +192,7 @@ export async function claimJob(
       from next, uploads u
       where j.id = next.id and u.id = j.upload_id
       returning j.id, j.team_id, j.project_id, j.upload_id, j.ftp_server_id, j.dest_project_id, j.trynumber,
-                u.path, u.filename, u.chain, u.blob_key, u.processed_blob_key, u.processed_size, u.processed_sha256
+                u.path, coalesce(u.processed_filename, u.filename) as filename, u.chain, u.blob_key, u.processed_blob_key, u.processed_size, u.processed_sha256
     )
     -- What the delivery needs of its server comes along: one round trip less per job.
     select c.*, case when s.id is null then null else json_build_object(
@@ -256,14 +257,20 @@ export const markJobFailedTry = (
     .where('state', '=', 'running')
     .executeTakeFirst();
 
-export const retryNow = (db: Db, teamId: number, jobId: number) =>
-  db
-    .updateTable('jobs')
-    .set({ state: 'scheduled', scheduletime: new Date(), finished_at: null })
-    .where('team_id', '=', teamId)
-    .where('id', '=', jobId)
-    .where('state', 'in', ['failed', 'scheduled'])
-    .executeTakeFirst();
+/** An upload a script error stopped ('failed') is processed again, with the scripts as they are now. */
+export async function retryNow(db: Db, teamId: number, jobId: number) {
+  const result = await sql<{ id: number }>`
+    with job as (
+      update jobs set state = 'scheduled', scheduletime = now(), finished_at = null
+      where team_id = ${teamId} and id = ${jobId} and state in ('failed', 'scheduled')
+      returning id, upload_id
+    ), reprocess as (
+      update uploads set state = 'received' where id in (select upload_id from job) and state = 'failed'
+    )
+    select id from job
+  `.execute(db);
+  return { numUpdatedRows: BigInt(result.rows.length) };
+}
 
 export const findJob = (db: Db, teamId: number, jobId: number) =>
   db

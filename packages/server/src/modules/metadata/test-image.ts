@@ -1,6 +1,7 @@
 // The overview page's test image (spec §2, §7 processimage): the upload is stored as a blob
 // before the command is queued (so the command row holds no image), stamped by the command
-// with the project's template, and offered for download for an hour.
+// with the project's template and scripts (the upload processing), and offered for download for an hour.
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { AppError } from '@photorelay/contract/errors';
 import {
@@ -8,15 +9,16 @@ import {
   metadataLimits,
   type ProcessImageDetail,
 } from '@photorelay/contract/metadata';
-import { isMetadataError } from '@photorelay/xmp/index';
+import { isMetadataError, readJpegMetadata, type TemplateValue } from '@photorelay/xmp/index';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { randomToken, sha256, tokenMatches } from '../../crypto/tokens.ts';
+import { ProcessingStopped, processUpload } from '../../transfer/processing.ts';
+import type { ScriptReport } from '../scripts/processing-step.ts';
 import { requireStorageRoom } from '../teams/quota.ts';
 import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
 import { decodeContent, requireProject } from './service.ts';
-import { loadStampOptions, loadTemplate, stampBlob } from './stamping.ts';
 
 const lifetimeMs = metadataLimits.testResultMinutes * 60_000;
 
@@ -86,7 +88,41 @@ export function positionedMessage(error: unknown): string {
   return `${offset ? `offset ${offset[1]}` : error.code}${errorPositionSeparator}${message}`;
 }
 
-/** Command processimage: stamps the stored test image; the detail names the result for downloadresultfile. */
+/** Size and hash of a stored blob, as an upload carries them. */
+async function describeBlob(ctx: AppContext, key: string) {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of ctx.blobs.read(key) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    size += chunk.length;
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+const toReport = (values: TemplateValue[]) =>
+  values.map((v) => ({
+    propertytypeids: v.propertytypeids,
+    value: v.value,
+    ...(v.position === undefined ? {} : { position: v.position }),
+    ...(v.lang === undefined ? {} : { lang: v.lang }),
+  }));
+
+/** The metadata step's detail: its warnings, or the error it passed the file on with. */
+function metadataOutcome(detail: Record<string, unknown>) {
+  const m = detail.metadata;
+  if (!m || typeof m !== 'object') return { warnings: [] as string[], unknownVariables: [] as string[] };
+  const o = m as { warnings?: string[]; unknownVariables?: string[]; error?: string };
+  return {
+    warnings: [...(o.warnings ?? []), ...(o.error ? [o.error] : [])],
+    unknownVariables: o.unknownVariables ?? [],
+  };
+}
+
+/**
+ * Command processimage: the stored test image goes through the very processing a camera upload
+ * gets (processUpload: the template, then the scripts), without delivering; the detail names the
+ * result for downloadresultfile and reports what the scripts did.
+ */
 export async function processTestImage(
   ctx: AppContext,
   member: Member,
@@ -100,32 +136,57 @@ export async function processTestImage(
     await q.deleteTestImage(ctx.db, member.teamId, image.id);
     await ctx.blobs.remove(sourceKey);
   };
+  let resultKey: string | undefined;
   try {
     const project = await requireProject(ctx, member, payload.dbprojectid, 'read');
-    const [{ template }, { options, warnings: optionWarnings }] = await Promise.all([
-      loadTemplate(ctx.db, member.teamId, project.id),
-      loadStampOptions(ctx.db, member.teamId),
-    ]);
-    const stamped = await stampBlob(ctx, sourceKey, template, { ...options, filename: image.filename });
+    // Read first: a file that is no usable JPEG answers with the position of the problem.
+    const before = await readJpegMetadata(ctx.blobs.read(sourceKey));
+    const processed = await processUpload(ctx, {
+      id: 0,
+      teamId: member.teamId,
+      projectId: project.id,
+      path: image.filename,
+      blobKey: sourceKey,
+      ...(await describeBlob(ctx, sourceKey)),
+    });
+    if (processed.blobKey !== sourceKey) resultKey = processed.blobKey;
+    const after = await readJpegMetadata(ctx.blobs.read(processed.blobKey));
+    const script = processed.detail.script as ScriptReport | undefined;
     const token = randomToken(18);
     await q.storeTestResult(ctx.db, member.teamId, image.id, {
       commandId,
       tokenHash: sha256(token),
-      blobKey: stamped.blobKey,
-      size: stamped.size,
+      blobKey: processed.blobKey,
+      size: processed.size,
       expiresAt: new Date(Date.now() + lifetimeMs),
     });
-    await ctx.blobs.remove(sourceKey);
+    if (resultKey) await ctx.blobs.remove(sourceKey);
     return {
       a: commandId,
       b: token,
       filename: image.filename,
-      size: stamped.size,
-      warnings: [...optionWarnings, ...stamped.warnings],
-      unknownVariables: stamped.unknownVariables,
+      size: processed.size,
+      ...metadataOutcome(processed.detail),
+      report: {
+        filename: processed.filename ?? image.filename,
+        before: toReport(before.values),
+        after: toReport(after.values),
+        skipped: script?.skipped ?? [],
+        rejected: script?.rejected ?? null,
+        log: script?.log ?? [],
+      },
     };
   } catch (error) {
+    if (resultKey) await ctx.blobs.remove(resultKey).catch(() => {});
     await discard();
+    if (error instanceof ProcessingStopped) {
+      const failed = (error.detail.script as { error?: { position: string; message: string } } | undefined)
+        ?.error;
+      throw new AppError(
+        'ValidationError',
+        failed ? `${failed.position}${errorPositionSeparator}${failed.message}` : error.message,
+      );
+    }
     // Bad input, not a fault of ours: an AppError, which the command runner does not log.
     throw isMetadataError(error) ? new AppError('ValidationError', positionedMessage(error)) : error;
   }

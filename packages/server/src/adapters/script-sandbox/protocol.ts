@@ -1,0 +1,61 @@
+// What the host and the sandbox thread exchange. Plain data only: no host object ever enters
+// the QuickJS context, the script's API is built inside it from this JSON.
+
+export interface ScriptSource {
+  /** Shown in error positions: 'folder News.script', 'project.script'. */
+  name: string;
+  source: string;
+}
+
+export interface MetaValue {
+  /** 'description', or a structure field 'locationCreated,city'. */
+  p: string;
+  v: string;
+  pos?: number;
+  lang?: string;
+}
+
+export interface ScriptInput {
+  file: { name: string; folder: string; size: number; type: string };
+  meta: MetaValue[];
+  exif: Record<string, string | number>;
+  project: { name: string };
+  destinations: string[];
+}
+
+export interface ScriptOutput {
+  file: { name: string };
+  meta: MetaValue[];
+  /** Whether any script called a meta writer: the file is only stamped again when it did. */
+  metaChanged: boolean;
+  skipped: string[];
+  rejected: string | null;
+  log: string[];
+}
+
+export interface ScriptFailure {
+  /** Script name and 'line:column' where known. */
+  position: string;
+  message: string;
+}
+
+export type RunResult = { ok: true; output: ScriptOutput } | { ok: false; error: ScriptFailure };
+
+/** What a property is, for the API's get/set: top-level catalog ids and their aliases. */
+export interface Catalog {
+  kinds: Record<string, 'simple' | 'alt' | 'bag' | 'seq' | 'structure' | 'structs'>;
+  aliases: Record<string, string>;
+}
+
+export interface Limits {
+  timeMs: number;
+  memoryBytes: number;
+}
+
+export type ThreadRequest =
+  | { id: number; kind: 'run'; scripts: ScriptSource[]; input: ScriptInput; limits: Limits }
+  | { id: number; kind: 'check'; script: ScriptSource; limits: Limits };
+
+export type ThreadReply =
+  | { id: number; kind: 'run'; result: RunResult }
+  | { id: number; kind: 'check'; error: ScriptFailure | null };

@@ -1,0 +1,20 @@
+// What processing decided, written for the upload and its jobs: processed (with the scripts'
+// name, skips and reject), or stopped by a script error (its jobs fail at once).
+import type { Db } from '../../db/kysely.ts';
+import { type ProcessedFile, ProcessingStopped } from '../../transfer/processing.ts';
+import * as jobs from '../jobs/queries.ts';
+import * as q from './queries.ts';
+
+export async function settleUpload(db: Db, uploadId: number, result: ProcessedFile | ProcessingStopped) {
+  if (result instanceof ProcessingStopped) {
+    await q.failUpload(db, uploadId, result.message.slice(0, 2000), result.detail);
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await q.settleScriptedJobs(trx, uploadId, {
+      rejected: result.rejected ?? null,
+      skipped: result.skipped ?? [],
+    });
+    await jobs.markProcessed(trx, uploadId, result);
+  });
+}
