@@ -313,9 +313,14 @@ export async function rewriteJpeg(
     let exifAt: number | undefined;
     let tablesAt: number | undefined;
     let phase: 'app' | 'tables' | 'emitted' = 'app';
+    let exifWritten = false;
     const emit = async (): Promise<'emitted'> => {
       const built = await build(collector.finish());
       const { segments, exif } = Array.isArray(built) ? { segments: built, exif: undefined } : built;
+      if (exif && exifWritten)
+        collector.meta.warnings.push(
+          `EXIF ImageDescription, Artist and Copyright left unchanged: more than ${limits.maxHeldBytes} bytes of segments follow the Exif block`,
+        );
       const appEnd = tablesAt ?? held.length;
       for (const [i, segment] of held.slice(0, appEnd).entries())
         await sink.write(i === exifAt && exif ? encodeSegment(APP1, exif) : segment);
@@ -335,6 +340,7 @@ export async function rewriteJpeg(
         for (const segment of held) await sink.write(segment);
         held = [];
         heldBytes = 0;
+        exifWritten = exifAt !== undefined;
         exifAt = undefined;
         return current;
       }
