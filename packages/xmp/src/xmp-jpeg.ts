@@ -5,13 +5,7 @@ import { createHash } from 'node:crypto';
 import { catalog, localName } from './catalog.ts';
 import { MetadataError } from './errors.ts';
 import { EXTENDED_XMP_HEADER, encodeSegment, type JpegMetadata, XMP_HEADER } from './jpeg.ts';
-import {
-  getProperty,
-  setProperty,
-  XMP_NOTE_NS,
-  type XmpField,
-  type XmpPacket,
-} from './xmp-model.ts';
+import { getProperty, setProperty, XMP_NOTE_NS, type XmpField, type XmpPacket } from './xmp-model.ts';
 import { parseXmpPacket } from './xmp-packet.ts';
 import { propertySizes, serializeXmpPacket } from './xmp-serialize.ts';
 
