@@ -84,6 +84,11 @@ export async function claimUploadToProcess(db: Db, leaseSeconds: number) {
   return result.rows[0];
 }
 
+/** Keeps an upload's processing lease while the metadata and script steps run. */
+export const extendUploadLease = (db: Db, id: number, leaseSeconds: number) =>
+  sql`update uploads set locked_until = now() + make_interval(secs => ${leaseSeconds})
+      where id = ${id} and state = 'processing'`.execute(db);
+
 export const markProcessed = (
   db: Db,
   id: number,
