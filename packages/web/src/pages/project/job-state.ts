@@ -55,6 +55,20 @@ export function describeJobState(job: JobLike, now: number, language: string): J
   }
 }
 
+/**
+ * Why the metadata step could not stamp the file, so that it went out as it came (issue 15);
+ * null when it was stamped or needed no stamping. The reason is the engine's message.
+ */
+export function unstampedReason(job: Pick<Job, 'detail'>): string | null {
+  const detail = job.detail;
+  if (typeof detail !== 'object' || detail === null || !('processing' in detail)) return null;
+  const processing = detail.processing;
+  if (typeof processing !== 'object' || processing === null || !('metadata' in processing)) return null;
+  const metadata = processing.metadata;
+  if (typeof metadata !== 'object' || metadata === null || !('error' in metadata)) return null;
+  return typeof metadata.error === 'string' ? metadata.error : null;
+}
+
 /** Bytes per second of a finished upload, for the speed column; null when unknown. */
 export function uploadSpeed(job: Pick<Job, 'state' | 'filesize' | 'uploadduration'>): number | null {
   if (job.state !== 'succeeded' || job.uploadduration === null || job.uploadduration < 0) return null;

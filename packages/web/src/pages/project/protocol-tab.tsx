@@ -33,7 +33,7 @@ import {
   formatSpeed,
 } from '../../app/format.ts';
 import { StatusPanel } from '../../app/page.tsx';
-import { describeJobState, type JobText, type JobTone, uploadSpeed } from './job-state.ts';
+import { describeJobState, type JobText, type JobTone, unstampedReason, uploadSpeed } from './job-state.ts';
 
 const pageSizes = [10, 25, 50, 100];
 
@@ -84,6 +84,7 @@ function JobRow({
   const render = useJobText();
   const view = describeJobState(job, now, language);
   const speed = uploadSpeed(job);
+  const unstamped = unstampedReason(job);
   const toServer = job.ftpservername !== null;
   return (
     <TableRow hover data-testid="job-row" data-state={job.state}>
@@ -125,6 +126,16 @@ function JobRow({
             data-testid="job-state-detail"
           >
             {render(view.detail)}
+          </Typography>
+        )}
+        {unstamped && (
+          <Typography
+            variant="caption"
+            color="warning.main"
+            sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
+            data-testid="job-unstamped"
+          >
+            {t('unstamped', { reason: unstamped })}
           </Typography>
         )}
         {job.canRetry && (
