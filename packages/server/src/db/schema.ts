@@ -130,6 +130,8 @@ export interface ProjectsTable {
   bytesreceived: Generated<number>;
   bytessent: Generated<number>;
   created_at: CreatedAt;
+  /** Hold pictures that cannot be stamped (issue 15, migration 0015). */
+  hold_unstampable: Generated<boolean>;
 }
 
 export interface FtpServersTable {
@@ -184,7 +186,7 @@ export interface UploadsTable {
   received_at: Generated<Date>;
 }
 
-export type JobState = 'scheduled' | 'running' | 'failed' | 'succeeded' | 'duplicate';
+export type JobState = 'scheduled' | 'running' | 'failed' | 'succeeded' | 'duplicate' | 'held';
 export interface JobsTable {
   id: Generated<number>;
   team_id: number;

@@ -267,7 +267,8 @@ export const retryNow = (db: Db, teamId: number, jobId: number) =>
     .set({ state: 'scheduled', scheduletime: new Date(), finished_at: null })
     .where('team_id', '=', teamId)
     .where('id', '=', jobId)
-    .where('state', 'in', ['failed', 'scheduled'])
+    // 'held': a picture that could not be stamped, released to go out as it came.
+    .where('state', 'in', ['failed', 'scheduled', 'held'])
     .executeTakeFirst();
 
 export const findJob = (db: Db, teamId: number, jobId: number) =>
