@@ -95,4 +95,10 @@ describe('job state display (spec §4)', () => {
     assert.equal(unstampedReason({ detail: { job: null, processing: null } }), null);
     assert.equal(unstampedReason({ detail: undefined }), null);
   });
+
+  it('shows a held job (it could not be stamped) as held', () => {
+    const view = describeJobState({ ...base, state: 'held' }, now, 'en');
+    assert.equal(view.state, 'held');
+    assert.equal(render(view.label), 'held – cannot be stamped');
+  });
 });

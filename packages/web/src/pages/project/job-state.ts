@@ -13,7 +13,7 @@ export type JobText =
   | { text: string };
 
 export type JobStateView = {
-  state: 'scheduled' | 'running' | 'failed' | 'succeeded' | 'duplicate' | 'unknown';
+  state: 'scheduled' | 'running' | 'failed' | 'succeeded' | 'duplicate' | 'held' | 'unknown';
   tone: JobTone;
   label: JobText;
   detail: JobText | null;
@@ -50,6 +50,9 @@ export function describeJobState(job: JobLike, now: number, language: string): J
       };
     case 'duplicate':
       return { state: 'duplicate', tone: 'neutral', label: { key: 'states.duplicate' }, detail: null };
+    case 'held':
+      // Issue 15: the file could not be stamped and the project holds such pictures.
+      return { state: 'held', tone: 'error', label: { key: 'states.held' }, detail: null };
     default:
       return { state: 'unknown', tone: 'neutral', label: { key: 'states.unknown' }, detail: null };
   }

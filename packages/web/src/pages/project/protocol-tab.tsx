@@ -135,7 +135,7 @@ function JobRow({
             sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
             data-testid="job-unstamped"
           >
-            {t('unstamped', { reason: unstamped })}
+            {t(job.state === 'held' ? 'heldReason' : 'unstamped', { reason: unstamped })}
           </Typography>
         )}
         {job.canRetry && (
@@ -147,7 +147,7 @@ function JobRow({
             sx={{ mt: 0.5, ml: -0.75, px: 0.75, minHeight: 0, py: 0.25, whiteSpace: 'nowrap' }}
             data-testid="job-retry"
           >
-            {t('retry')}
+            {t(job.state === 'held' ? 'release' : 'retry')}
           </Button>
         )}
       </TableCell>
