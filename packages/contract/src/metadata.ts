@@ -166,3 +166,7 @@ export const downloadResultParams = z.object({
 });
 /** processimage errors: position and message joined by this (spec §7). */
 export const errorPositionSeparator = '<||||>';
+
+/** Issue 15: hold the pictures that cannot be stamped (default: delivered unstamped). */
+export const metadataSettings = z.object({ holdUnstampable: z.boolean() });
+export type MetadataSettings = z.infer<typeof metadataSettings>;

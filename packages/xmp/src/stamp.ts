@@ -2,7 +2,8 @@
 // writes XMP plus IPTC-IIM in sync, copying everything else byte for byte.
 import type { Readable, Writable } from 'node:stream';
 import { WritableSink } from './byte-stream.ts';
-import { type ExifTextUpdates, updateExifTexts } from './exif.ts';
+import type { ExifTextUpdates } from './exif.ts';
+import { updateExifTexts } from './exif-write.ts';
 import {
   IPTC_DIGEST_ID,
   IPTC_RESOURCE_ID,

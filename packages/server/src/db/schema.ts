@@ -131,6 +131,8 @@ export interface ProjectsTable {
   bytesreceived: Generated<number>;
   bytessent: Generated<number>;
   created_at: CreatedAt;
+  /** Hold pictures that cannot be stamped (issue 15, migration 0015). */
+  hold_unstampable: Generated<boolean>;
 }
 
 export interface FtpServersTable {
@@ -193,7 +195,8 @@ export type JobState =
   | 'succeeded'
   | 'duplicate'
   | 'rejected'
-  | 'skipped';
+  | 'skipped'
+  | 'held';
 export interface JobsTable {
   id: Generated<number>;
   team_id: number;

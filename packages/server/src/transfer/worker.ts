@@ -61,6 +61,13 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       if (seen === wakeups) maybe.uploads = false;
       return false;
     }
+    // A large or hostile file may take longer than the lease: keep it, or another worker starts over.
+    const heartbeat = setInterval(
+      () => {
+        q.extendUploadLease(ctx.db, upload.id, options.leaseSeconds).catch(() => {});
+      },
+      (options.leaseSeconds * 1000) / 3,
+    );
     const result = await processUpload(ctx, {
       id: upload.id,
       teamId: upload.team_id,
@@ -69,10 +76,12 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       blobKey: upload.blob_key,
       size: Number(upload.size),
       sha256: upload.sha256,
-    }).catch((error: unknown) => {
-      if (error instanceof ProcessingStopped) return error;
-      throw error;
-    });
+    })
+      .catch((error: unknown) => {
+        if (error instanceof ProcessingStopped) return error;
+        throw error;
+      })
+      .finally(() => clearInterval(heartbeat));
     await settleUpload(ctx.db, upload.id, result);
     // The upload's jobs may run now; counted as a wake-up, so that a job claim that started
     // before they existed (and found nothing) cannot clear the flag after this.

@@ -10,6 +10,7 @@ import * as jobsDueByProject from './0008-jobs-due-by-project.ts';
 import * as ingestLoginFailures from './0010-ingest-login-failures.ts';
 import * as calendarEntries from './0012-calendar-entries.ts';
 import * as scripts from './0014-scripts.ts';
+import * as metadataHold from './0015-metadata-hold.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0010-ingest-login-failures': ingestLoginFailures,
   '0012-calendar-entries': calendarEntries,
   '0014-scripts': scripts,
+  '0015-metadata-hold': metadataHold,
 };

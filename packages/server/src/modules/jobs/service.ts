@@ -56,7 +56,7 @@ export async function listJobs(
       errortext: r.errortext,
       uploadduration: r.uploadduration,
       detail: { job: r.detail ?? null, processing: r.processing_detail ?? null },
-      canRetry: canWrite && (r.state === 'failed' || r.state === 'scheduled'),
+      canRetry: canWrite && (r.state === 'failed' || r.state === 'scheduled' || r.state === 'held'),
     })),
   };
 }

@@ -143,6 +143,27 @@ export function metadataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     for (const at of Object.values(valueAddresses)) deleteValueRoute(at);
 
+    app.get(
+      '/project/:id/metadatasettings',
+      {
+        config: projectNode('read'),
+        schema: { params: projectParams, response: { 200: c.metadataSettings } },
+      },
+      async (request) => metadata.getSettings(ctx, request.member, request.params.id),
+    );
+
+    app.put(
+      '/project/:id/metadatasettings',
+      {
+        config: projectNode('write'),
+        schema: { params: projectParams, body: c.metadataSettings, response: { 200: okResult } },
+      },
+      async (request) => {
+        await metadata.setSettings(ctx, request.member, request.params.id, request.body);
+        return ok;
+      },
+    );
+
     app.put(
       '/project/:id/xmpvaluemode/:propertyId/mode/:mode',
       { config: projectNode('write'), schema: { params: c.xmpModeParams, response: { 200: okResult } } },
