@@ -17,6 +17,7 @@ import { commandStateRoutes } from './commands/routes.ts';
 import type { AppContext } from './context.ts';
 import { enforceRouteAccess, recordTeamRoute } from './http/access.ts';
 import { registerErrorHandler, registerNotFound } from './http/errors.ts';
+import { sessionSecurityScheme } from './http/route.ts';
 import { registerRequestGuards } from './http/security.ts';
 import { registerSession, teamScope } from './http/session.ts';
 import { accountRoutes } from './modules/account/routes.ts';
@@ -59,7 +60,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerSession(app, ctx.db);
 
   await app.register(swagger, {
-    openapi: { info: { title: 'PhotoRelay API', version: '1.0.0' } },
+    openapi: {
+      info: { title: 'PhotoRelay API', version: '1.0.0' },
+      components: { securitySchemes: sessionSecurityScheme },
+    },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
