@@ -21,6 +21,8 @@ import { sessionSecurityScheme } from './http/route.ts';
 import { registerRequestGuards } from './http/security.ts';
 import { registerSession, teamScope } from './http/session.ts';
 import { accountRoutes } from './modules/account/routes.ts';
+import { calendarInvitationRoutes } from './modules/calendar/invitation-routes.ts';
+import { calendarRoutes } from './modules/calendar/routes.ts';
 import { configFileRoutes } from './modules/configfiles/routes.ts';
 import { folderRoutes } from './modules/folders/routes.ts';
 import { ftpServerRoutes } from './modules/ftpservers/routes.ts';
@@ -42,6 +44,7 @@ const teamAreas = [
   jobRoutes,
   metadataRoutes,
   commandStateRoutes,
+  calendarRoutes,
 ];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -70,6 +73,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   await app.register(settingsRoutes(ctx), { prefix: '/api' });
   await app.register(accountRoutes(ctx), { prefix: '/api' });
+  await app.register(calendarInvitationRoutes(ctx), { prefix: '/api' });
   await app.register(
     async (team) => {
       team.addHook('onRequest', teamScope(ctx.db));

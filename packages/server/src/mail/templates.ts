@@ -53,3 +53,37 @@ export function accountMail(kind: 'verify' | 'reset', language: Language, link: 
 export function teamMail(kind: 'invite' | 'addedToTeam', language: Language, link: string, team: string) {
   return texts[kind][language](link, team);
 }
+
+// Calendar mails (issue 12). `event` is the entry's summary with its local date and time.
+const calendarTexts = {
+  invitation: {
+    en: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: ${team} invites you to ${event}`,
+      text: `The team "${team}" would like to book you for this event:\n\n${event}\n\nOpen this link within 14 days to accept or decline:\n\n${link}\n`,
+    }),
+    de: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: ${team} lädt Sie ein: ${event}`,
+      text: `Das Team „${team}“ möchte Sie für diesen Termin buchen:\n\n${event}\n\nÖffnen Sie diesen Link innerhalb von 14 Tagen, um zuzusagen oder abzusagen:\n\n${link}\n`,
+    }),
+  },
+  cancelled: {
+    en: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: cancelled: ${event}`,
+      text: `The team "${team}" has cancelled this event, for which you were booked:\n\n${event}\n\nCalendar: ${link}\n`,
+    }),
+    de: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: abgesagt: ${event}`,
+      text: `Das Team „${team}“ hat diesen Termin abgesagt, für den Sie gebucht waren:\n\n${event}\n\nKalender: ${link}\n`,
+    }),
+  },
+} as const;
+
+export function calendarMail(
+  kind: 'invitation' | 'cancelled',
+  language: Language,
+  link: string,
+  team: string,
+  event: string,
+) {
+  return calendarTexts[kind][language](link, team, event);
+}

@@ -3,6 +3,8 @@
 import i18next from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
+import calendarDe from './calendar.de.json';
+import calendarEn from './calendar.en.json';
 import de from './de.json';
 import en from './en.json';
 import metadataDe from './metadata.de.json';
@@ -12,10 +14,11 @@ export const supportedLanguages = ['en', 'de'] as const;
 export type AppLanguage = (typeof supportedLanguages)[number];
 export const languageStorageKey = 'photorelay.language';
 
-// The metadata tab keeps its texts in files of its own (namespace metadataTab).
+// The metadata tab keeps its texts in files of its own (namespace metadataTab), and so does the
+// calendar (namespace calendar; its files replace the calendar block of en.json/de.json).
 export const resources = {
-  en: { ...en, metadataTab: metadataEn },
-  de: { ...de, metadataTab: metadataDe },
+  en: { ...en, metadataTab: metadataEn, calendar: calendarEn },
+  de: { ...de, metadataTab: metadataDe, calendar: calendarDe },
 } as const;
 export const namespaces = Object.keys(resources.en) as (keyof typeof resources.en)[];
 

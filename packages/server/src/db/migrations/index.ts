@@ -7,6 +7,7 @@ import * as projectsFtpServers from './0005-projects-ftpservers.ts';
 import * as uploadsJobs from './0006-uploads-jobs.ts';
 import * as metadata from './0007-metadata.ts';
 import * as jobsDueByProject from './0008-jobs-due-by-project.ts';
+import * as calendarEntries from './0012-calendar-entries.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-uploads-jobs': uploadsJobs,
   '0007-metadata': metadata,
   '0008-jobs-due-by-project': jobsDueByProject,
+  '0012-calendar-entries': calendarEntries,
 };
