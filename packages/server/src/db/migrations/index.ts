@@ -8,6 +8,7 @@ import * as uploadsJobs from './0006-uploads-jobs.ts';
 import * as metadata from './0007-metadata.ts';
 import * as jobsDueByProject from './0008-jobs-due-by-project.ts';
 import * as calendarEntries from './0012-calendar-entries.ts';
+import * as externalCalendars from './0013-external-calendars.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-metadata': metadata,
   '0008-jobs-due-by-project': jobsDueByProject,
   '0012-calendar-entries': calendarEntries,
+  '0013-external-calendars': externalCalendars,
 };
