@@ -25,6 +25,7 @@ import { accountRoutes } from './modules/account/routes.ts';
 import { calendarInvitationRoutes } from './modules/calendar/invitation-routes.ts';
 import { calendarRoutes } from './modules/calendar/routes.ts';
 import { configFileRoutes } from './modules/configfiles/routes.ts';
+import { externalCalendarRoutes } from './modules/externalcalendars/routes.ts';
 import { folderRoutes } from './modules/folders/routes.ts';
 import { ftpServerRoutes } from './modules/ftpservers/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
@@ -48,6 +49,7 @@ const teamAreas = [
   scriptRoutes,
   commandStateRoutes,
   calendarRoutes,
+  externalCalendarRoutes,
 ];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {

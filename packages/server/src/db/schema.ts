@@ -83,6 +83,12 @@ export interface CalendarsTable {
   type: Generated<string>;
   url: string | null;
   created_at: CreatedAt;
+  etag: string | null;
+  last_modified: string | null;
+  refreshed_at: Timestamp | null;
+  last_error: string | null;
+  refresh_due_at: Timestamp | null;
+  refreshing_until: Timestamp | null;
 }
 
 export interface ConfigFilesTable {
@@ -273,6 +279,7 @@ export interface Database {
   folders: FoldersTable;
   calendars: CalendarsTable;
   calendar_entries: CalendarEntriesTable;
+  calendar_feed_tokens: CalendarFeedTokensTable;
   calendar_entry_confirmations: CalendarEntryConfirmationsTable;
   bookings: BookingsTable;
   booking_history: BookingHistoryTable;
@@ -392,4 +399,13 @@ export interface ScriptsTable {
   filename: string;
   source: string;
   updated_at: Generated<Date>;
+}
+
+export interface CalendarFeedTokensTable {
+  id: Generated<number>;
+  team_id: number;
+  user_id: number;
+  selector: string;
+  token_hash: string;
+  created_at: CreatedAt;
 }
