@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
-import { defaultReplyTexts, formatListLine, PassiveConnector } from './ftp-srv-internals.ts';
+import { BaseConnector, defaultReplyTexts, formatListLine } from './ftp-srv-internals.ts';
 
 const require = createRequire(import.meta.url);
 const ftpSrvRoot = path.dirname(require.resolve('ftp-srv/package.json'));
@@ -15,7 +15,7 @@ const ftpSrvRoot = path.dirname(require.resolve('ftp-srv/package.json'));
 /** The files whose internals are used, with their SHA-256 in ftp-srv 4.6.3. */
 const checkedFiles: Record<string, string> = {
   'src/connection.js': '39f0c211321f71f86c04dd83cb439757e63aebd23239ac2fb23cf615fa7d5887',
-  'src/connector/passive.js': '08a61cef18e4ffcb4e0e61df0cd698ad20f5c6cc0f67c87212b11832f2164c24',
+  'src/connector/base.js': 'b1f47b7d830e96674ac003c7ffebe937a0f4c401168620f28f9cd020d71d7dfc',
   'src/commands/index.js': 'a7af933677a0bfccb51577f365ead4213d0a940be1beb70554c07ec87afcee84',
   'src/messages.js': '06f3b26f2d9b79fa2bda4abd792f742df136c579d5e08f97544153c67149a6b8',
   'src/helpers/file-stat.js': '136709e4629fa7dd5a4216a02fc857361d3e61522e0df0f27b13153ed7b7dfaf',
@@ -33,11 +33,8 @@ test('ftp-srv is the exact version whose internals the ingest uses', () => {
 });
 
 test('the internal pieces have the shape ftp-srv-internals.ts declares', () => {
-  for (const method of ['setupServer', 'waitForConnection', 'end']) {
-    assert.equal(
-      typeof PassiveConnector.prototype[method as keyof typeof PassiveConnector.prototype],
-      'function',
-    );
+  for (const method of ['waitForConnection', 'closeSocket', 'closeServer', 'end']) {
+    assert.equal(typeof BaseConnector.prototype[method as keyof typeof BaseConnector.prototype], 'function');
   }
   const Connection = require('ftp-srv/src/connection');
   for (const method of ['reply', 'close']) assert.equal(typeof Connection.prototype[method], 'function');
