@@ -63,9 +63,12 @@ export const teamRoute = <const R extends TeamRouteSpec>(route: R): TeamRoute<R>
   team: true,
 });
 
+/** Path parameters travel as text: an id may be given as a number or as its decimal string. */
+type PathValues<T> = { [K in keyof T]: T[K] | number };
+
 /** The values of a route's path parameters, body and query, as a caller sends them. */
 export type RouteInput<R extends RouteSpec> = (R['params'] extends z.ZodObject
-  ? { params: z.input<R['params']> }
+  ? { params: PathValues<z.input<R['params']>> }
   : { params?: undefined }) &
   (R['query'] extends z.ZodObject ? { query: z.input<R['query']> } : { query?: undefined }) &
   (R['body'] extends z.ZodType ? { body: z.input<R['body']> } : { body?: undefined });
