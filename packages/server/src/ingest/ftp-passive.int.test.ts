@@ -6,9 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
+import pino from 'pino';
 import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
 import { dataConnect, RawFtp } from '../../test/support/raw-ftp.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import { startFtpIngest } from './ftp-server.ts';
+import { TempDirBackend } from './temp-dir-backend.test-support.ts';
+import { loadOrCreateTlsMaterial } from './tls.ts';
 
 // Issue 10 item 5 against the real server: one team's sessions cannot take every passive port,
 // nor cancel someone else's upload by connecting to its passive port first.
@@ -157,6 +161,36 @@ test('connections per address are capped; other addresses still connect', async 
     assert.match(await other.reply(), /^220/);
   } finally {
     for (const raw of held) raw.close();
+  }
+});
+
+test('a passive listener nobody connects to is freed after its timeout', async () => {
+  const backend = new TempDirBackend();
+  backend.addAccount('cam', 'secret', 1);
+  const ftp = await startFtpIngest({
+    port: 0,
+    host: '127.0.0.1',
+    pasvRange: [pasvMin + 12, pasvMin + 19],
+    tls: loadOrCreateTlsMaterial({ dataDir: work }),
+    maxUploadBytes: 1_000_000,
+    backend,
+    log: pino({ level: 'silent' }),
+    passiveLimits: { perAccount: 1, listenTimeoutMs: 300 },
+  });
+  const first = new RawFtp(ftp.port);
+  const second = new RawFtp(ftp.port);
+  try {
+    assert.match(await first.login('cam', 'secret'), /^230/);
+    assert.match(await second.login('cam', 'secret'), /^230/);
+    assert.ok((await first.epsv()).port);
+    assert.match((await second.epsv()).reply, /^425 Too many open data connections for this account/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.ok((await second.epsv()).port, 'the idle listener of the first session was closed');
+  } finally {
+    first.close();
+    second.close();
+    await ftp.close();
+    backend.cleanup();
   }
 });
 

@@ -105,7 +105,8 @@ export class PassivePool {
       this.inUse.add(port);
       const server = net.createServer({ pauseOnConnect: true });
       const ok = await new Promise<boolean>((resolve) => {
-        server.once('error', () => resolve(false)); // in use by another process: try the next
+        // In use by another process: try the next. Later errors of a listening server are harmless.
+        server.on('error', () => resolve(false));
         server.listen(port, this.host, () => resolve(true));
       });
       if (ok) return { server, port };

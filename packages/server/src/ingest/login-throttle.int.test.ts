@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { Client } from 'ssh2';
 import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
 import { RawFtp } from '../../test/support/raw-ftp.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
@@ -21,6 +22,26 @@ async function ftpLogin(user: string, password: string, from = '127.0.0.1', port
     return await raw.login(user, password);
   } finally {
     raw.close();
+  }
+}
+
+async function sftpLogin(username: string, password: string): Promise<'ok' | 'refused'> {
+  const conn = new Client();
+  try {
+    return await new Promise((resolve) => {
+      conn.once('ready', () => resolve('ok'));
+      conn.once('error', () => resolve('refused'));
+      conn.connect({
+        host: '127.0.0.1',
+        port: server.running.ingest?.sftpPort,
+        username,
+        password,
+        tryKeyboard: false,
+        hostVerifier: () => true,
+      });
+    });
+  } finally {
+    conn.end();
   }
 }
 
@@ -54,6 +75,9 @@ test('a guesser of one account is blocked; colleagues at the same address are no
     /^530 Too many failed logins/,
     'blocked: the password is not even checked',
   );
+  // One count for both protocols: SFTP refuses the pair too.
+  assert.equal(await sftpLogin(victim.username, victim.password), 'refused');
+  assert.equal(await sftpLogin(colleague.username, colleague.password), 'ok');
   // The colleague is not locked out, nor is the account from elsewhere.
   assert.match(await ftpLogin(colleague.username, colleague.password), /^230/);
   assert.match(await ftpLogin(victim.username, victim.password, '127.0.0.2'), /^230/);
