@@ -227,6 +227,8 @@ describe('adding an existing account (item 13)', () => {
     const known = await makeUser(server);
     await team.owner.client.post(`/api/${team.teamUuid}/user`, { email: known.email });
     const link = linkIn(await server.mail.waitFor(known.email));
+    const again = await team.owner.client.post(`/api/${team.teamUuid}/user`, { email: known.email });
+    assert.deepEqual(again.body, { result: 'ALREADY_OK' }, 'an open invitation is not sent twice');
     assert.equal(
       (await team.owner.client.del(`/api/${team.teamUuid}/user`, { email: known.email })).status,
       200,
@@ -235,6 +237,8 @@ describe('adding an existing account (item 13)', () => {
       .client()
       .post('/api/user/acceptInvitation', { token: link.searchParams.get('token') });
     assert.equal(res.status, 400);
+    const renewed = await team.owner.client.post(`/api/${team.teamUuid}/user`, { email: known.email });
+    assert.deepEqual(renewed.body, { result: 'INVITATION_PENDING' });
   });
 
   test('invitations are limited per team', async () => {

@@ -71,7 +71,9 @@ export async function inviteUser(
   requireTeamAdmin(member);
   return ctx.db.transaction().execute(async (trx) => {
     const user = await accountQueries.findUserByEmail(trx, input.email);
+    // A member, or an address with an open invitation (withdraw it to send a new one).
     if (user && (await q.findMember(trx, member.teamId, user.id))) return 'ALREADY_OK';
+    if (user && (await q.hasOpenInvitation(trx, member.teamId, user.id))) return 'ALREADY_OK';
     const known = user?.email_verified === true;
     if (!known && !input.sendInvitationIfNeeded)
       throw new AppError('NotFound', 'No account with this e-mail address');

@@ -245,6 +245,19 @@ export const listPendingInvitees = (db: Db, teamId: number) =>
     .orderBy('users.email')
     .execute();
 
+export async function hasOpenInvitation(db: Db, teamId: number, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('tokens')
+    .select('id')
+    .where('kind', '=', 'invite')
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Withdraws the team's open invitations of one account. */
 export const revokeInvitations = (db: Db, teamId: number, userId: number) =>
   db
