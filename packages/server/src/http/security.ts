@@ -5,8 +5,9 @@ import { refuseUnfitBodyText, refuseUnfitUrlText } from './text-guard.ts';
 const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * CSRF defence for cookie sessions: a state-changing API call must come from our own origin
- * and carry a JSON body (which a plain HTML form cannot send cross-site).
+ * The guards every request passes: text no field may hold (text-guard.ts), the security headers
+ * of every answer, and the CSRF defence for cookie sessions: a state-changing API call must come
+ * from our own origin and carry a JSON body (which a plain HTML form cannot send cross-site).
  */
 export function registerRequestGuards(app: FastifyInstance, publicUrl: string) {
   const allowedOrigin = new URL(publicUrl).origin;

@@ -4,7 +4,10 @@ import type { FastifyRequest } from 'fastify';
 // A NUL character or a lone surrogate cannot be stored by PostgreSQL (text, jsonb) nor written as
 // UTF-8: refused here, once for every field, instead of failing deep inside with a 500.
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const unfit = { test: (text: string) => text.includes('\u0000') || loneSurrogate.test(text) };
+type MaybeWellFormed = string & { isWellFormed?: () => boolean };
+// Node's isWellFormed answers at once for a 40 MB test image (the regular expression took 0.5 s).
+const wellFormed = (text: MaybeWellFormed) => text.isWellFormed?.() ?? !loneSurrogate.test(text);
+const unfit = { test: (text: string) => text.includes('\u0000') || !wellFormed(text) };
 
 /** The path of the first string (value or key) in `value` that holds such a character. */
 export function findUnfitText(value: unknown, root: string): string | undefined {
