@@ -1,7 +1,7 @@
 // Stamping: one pass over a JPEG stream that reads its metadata, applies the template and
 // writes XMP plus IPTC-IIM in sync, copying everything else byte for byte.
 import type { Readable, Writable } from 'node:stream';
-import { WritableSink } from './byte-stream.ts';
+import { type ByteSink, WritableSink } from './byte-stream.ts';
 import type { ExifTextUpdates } from './exif.ts';
 import { updateExifTexts } from './exif-write.ts';
 import {
@@ -133,6 +133,35 @@ function stampSegments(
 }
 
 /**
+ * The stamping pass over any byte source and sink: reads the head, writes the new metadata and
+ * copies the rest. stampJpeg (streams) and stampJpegFile (files) wrap it.
+ */
+export async function stampWith(
+  source: AsyncIterable<unknown> | Iterable<unknown>,
+  sink: ByteSink,
+  template: Template,
+  options: StampOptions = {},
+  endsWithEoi = false,
+): Promise<StampResult> {
+  checkTemplate(template); // refuse a bad template before touching the output
+  let stamped: StampedSegments | undefined;
+  const meta = await rewriteJpeg(
+    source,
+    sink,
+    (found) => {
+      stamped = stampSegments(found, template, options);
+      return { segments: stamped.segments, exif: stamped.exif };
+    },
+    { ...defaultLimits, ...options.limits },
+    endsWithEoi,
+  );
+  const warnings = stamped?.warnings ?? [];
+  // Segments dropped after the metadata was written are only known at the end.
+  for (const warning of meta.warnings) if (!warnings.includes(warning)) warnings.push(warning);
+  return { warnings, unknownVariables: stamped?.unknownVariables ?? [] };
+}
+
+/**
  * Stamps a JPEG: reads `input`, writes the stamped file to `output` and ends it. Only the
  * metadata segments are held in memory. Rejects with MetadataError for input that is not a
  * usable JPEG, after destroying `output` (the caller deletes the partial file).
@@ -145,22 +174,9 @@ export async function stampJpeg(
 ): Promise<StampResult> {
   const sink = new WritableSink(output);
   try {
-    checkTemplate(template); // refuse a bad template before touching the output
-    let stamped: StampedSegments | undefined;
-    const meta = await rewriteJpeg(
-      input,
-      sink,
-      (found) => {
-        stamped = stampSegments(found, template, options);
-        return { segments: stamped.segments, exif: stamped.exif };
-      },
-      { ...defaultLimits, ...options.limits },
-    );
+    const result = await stampWith(input, sink, template, options);
     await sink.end();
-    const warnings = stamped?.warnings ?? [];
-    // Segments dropped after the metadata was written are only known at the end.
-    for (const warning of meta.warnings) if (!warnings.includes(warning)) warnings.push(warning);
-    return { warnings, unknownVariables: stamped?.unknownVariables ?? [] };
+    return result;
   } catch (error) {
     sink.abort();
     // rewriteJpeg closes the input it read from; a template refused up front never got that far.
