@@ -23,7 +23,8 @@ async function* blocks(handle: FileHandle, size: number): AsyncGenerator<Buffer>
   while (position < size) {
     const first = position === 0;
     const length = Math.min(first ? HEAD_BLOCK : DATA_BLOCK, size - position);
-    const buffer = first ? Buffer.allocUnsafe(length) : (data ??= Buffer.allocUnsafe(DATA_BLOCK));
+    if (!first && !data) data = Buffer.allocUnsafe(DATA_BLOCK);
+    const buffer = data && !first ? data : Buffer.allocUnsafe(length);
     const { bytesRead } = await handle.read(buffer, 0, length, position);
     if (bytesRead === 0) return;
     position += bytesRead;
