@@ -27,7 +27,7 @@ import { parseMetadata } from './parsed-metadata.ts';
 import { checkTemplate, type Template } from './template.ts';
 import { pictureFacts, type VariableOptions } from './variables.ts';
 import { xmpSegments } from './xmp-jpeg.ts';
-import { altDefault, arrayTexts, getProperty, type XmpPacket } from './xmp-model.ts';
+import { altDefault, arrayTexts, getProperty, setProperty, type XmpPacket } from './xmp-model.ts';
 
 const APP13 = 0xed;
 
@@ -73,6 +73,7 @@ interface StampedSegments extends StampResult {
 }
 
 const DC = 'http://purl.org/dc/elements/1.1/';
+const PHOTOSHOP_NS = 'http://ns.adobe.com/photoshop/1.0/';
 
 /** The XMP values EXIF mirrors in ImageDescription, Artist and Copyright. */
 function mirroredTexts(packet: XmpPacket): Required<ExifTextUpdates> {
@@ -113,14 +114,21 @@ function stampSegments(
       )
     : undefined;
   const synced = syncIimFromXmp(packet, iim);
-  const segments = xmpSegments(packet);
   // A file without Photoshop resources gets them only when there is IIM data to carry,
   // not for the bare character-set and record-version datasets.
   const carriesData = synced.datasets.some(
     (entry) => !(entry.record === 1 && entry.dataset === 90) && !(entry.record === 2 && entry.dataset === 0),
   );
-  if (parsed.resources.length > 0 || carriesData) {
-    const irb = serializePhotoshopResources(withIim(parsed.resources, serializeIim(synced.datasets)));
+  const iimBlock = parsed.resources.length > 0 || carriesData ? serializeIim(synced.datasets) : undefined;
+  // Photoshop's copy of the IIM digest in XMP follows the new IIM instead of going stale.
+  if (iimBlock && getProperty(packet, PHOTOSHOP_NS, 'LegacyIPTCDigest')?.kind === 'simple')
+    setProperty(packet, PHOTOSHOP_NS, 'LegacyIPTCDigest', {
+      kind: 'simple',
+      value: iimDigest(iimBlock).toString('hex').toUpperCase(),
+    });
+  const segments = xmpSegments(packet);
+  if (iimBlock) {
+    const irb = serializePhotoshopResources(withIim(parsed.resources, iimBlock));
     for (const payload of photoshopSegmentPayloads(irb, MAX_SEGMENT_PAYLOAD))
       segments.push(encodeSegment(APP13, payload));
   }
