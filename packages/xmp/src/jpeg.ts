@@ -59,6 +59,8 @@ export async function rewriteJpeg(
   sink: ByteSink,
   build: MetadataBuilder,
   limits: MetadataLimits = defaultLimits,
+  /** The caller saw the file end in FF D9 (a file it can look at the end of): no scan needed. */
+  endsWithEoi = false,
 ): Promise<JpegMetadata> {
   const reader = new ChunkReader(source);
   try {
@@ -153,6 +155,7 @@ export async function rewriteJpeg(
     const sos = await readSegment(reader, SOS);
     await sink.write(encodeSegment(SOS, sos.payload));
     const scanner = new EoiScanner();
+    scanner.found = endsWithEoi;
     for (let chunk = await reader.nextChunk(); chunk; chunk = await reader.nextChunk()) {
       if (!scanner.found) scanner.feed(chunk);
       const backpressure = sink.write(chunk);

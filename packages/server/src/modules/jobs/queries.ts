@@ -328,6 +328,7 @@ export const summary = (db: Db, teamId: number) =>
   db
     .selectFrom('jobs as j')
     .innerJoin('projects as p', 'p.id', 'j.project_id')
+    .leftJoin('uploads as u', 'u.id', 'j.upload_id')
     .select([
       'p.id as projectid',
       'p.name as project',
@@ -335,6 +336,10 @@ export const summary = (db: Db, teamId: number) =>
       sql<string>`coalesce(j.ftpservername, j.destprojectname, '')`.as('ftpserver'),
       sql<number>`count(*)::int`.as('jobcount'),
       sql<number>`(count(*) filter (where j.state = 'failed'))::int`.as('failedjobcount'),
+      sql<number>`(count(*) filter (where j.state = 'held'))::int`.as('heldjobcount'),
+      sql<number>`(count(*) filter (where u.processing_detail -> 'metadata' ->> 'error' is not null and j.state <> 'held'))::int`.as(
+        'unstampedjobcount',
+      ),
     ])
     .where('j.team_id', '=', teamId)
     .groupBy(['p.id', 'p.name', 'p.folder_id', sql`coalesce(j.ftpservername, j.destprojectname, '')`])

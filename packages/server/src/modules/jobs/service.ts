@@ -66,12 +66,14 @@ export async function summary(db: Db, member: Member) {
   const rows = await q.summary(db, member.teamId);
   return rows
     .filter((r) => access.can(r.folder_id, 'read'))
-    .map(({ projectid, project, ftpserver, jobcount, failedjobcount }) => ({
+    .map(({ projectid, project, ftpserver, jobcount, failedjobcount, heldjobcount, unstampedjobcount }) => ({
       projectid,
       project,
       ftpserver,
       jobcount,
       failedjobcount,
+      heldjobcount,
+      unstampedjobcount,
     }));
 }
 

@@ -69,6 +69,11 @@ test('unstampable pictures: delivered unstamped with the reason, or held and rel
   assert.equal(held.canRetry, true);
   await new Promise((resolve) => setTimeout(resolve, 500));
   assert.equal((await listJobs(c, base, projectId, 'BROKEN_2.JPG')).state, 'held', 'stays held');
+  const summary = await c.post<{
+    summary: Array<{ projectid: number; heldjobcount?: number; unstampedjobcount?: number }>;
+  }>(`${base}/jobs/summary`);
+  const row = summary.body.summary.find((entry) => entry.projectid === projectId);
+  assert.deepEqual([row?.heldjobcount, row?.unstampedjobcount], [1, 1], 'the dashboard counts both');
   assert.equal((await c.post(`${base}/job/${held.id}/retry`)).status, 200);
   const released = await listJobs(c, base, projectId, 'BROKEN_2.JPG', (job) => job.state !== 'held');
   assert.ok(['scheduled', 'running', 'failed'].includes(released.state), released.state);
