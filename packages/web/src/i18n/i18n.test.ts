@@ -10,6 +10,7 @@ const readJson = (file: string) => JSON.parse(readFileSync(new URL(file, import.
 const load = (lang: string): Tree => ({
   ...readJson(`./${lang}.json`),
   metadataTab: readJson(`./metadata.${lang}.json`),
+  scriptTab: readJson(`./scripts.${lang}.json`),
 });
 const en = load('en');
 const de = load('de');

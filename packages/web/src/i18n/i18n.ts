@@ -7,15 +7,17 @@ import de from './de.json';
 import en from './en.json';
 import metadataDe from './metadata.de.json';
 import metadataEn from './metadata.en.json';
+import scriptsDe from './scripts.de.json';
+import scriptsEn from './scripts.en.json';
 
 export const supportedLanguages = ['en', 'de'] as const;
 export type AppLanguage = (typeof supportedLanguages)[number];
 export const languageStorageKey = 'photorelay.language';
 
-// The metadata tab keeps its texts in files of its own (namespace metadataTab).
+// The metadata tab keeps its texts in files of its own (namespace metadataTab), the script tab too (scriptTab).
 export const resources = {
-  en: { ...en, metadataTab: metadataEn },
-  de: { ...de, metadataTab: metadataDe },
+  en: { ...en, metadataTab: metadataEn, scriptTab: scriptsEn },
+  de: { ...de, metadataTab: metadataDe, scriptTab: scriptsDe },
 } as const;
 export const namespaces = Object.keys(resources.en) as (keyof typeof resources.en)[];
 
