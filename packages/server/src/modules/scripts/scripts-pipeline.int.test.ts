@@ -91,7 +91,7 @@ describe('scripts in the upload pipeline', () => {
     );
     assert.match(
       failed[0]?.errortext ?? '',
-      /^Script error: test\.script 2:1: cannot read property 'boom' of null/,
+      /^Script error: test\.script 2:5: cannot read property 'boom' of null/,
     );
     assert.equal((await processedUpload(server, source.id)).state, 'failed');
 
@@ -210,6 +210,6 @@ describe('scripts in the upload pipeline', () => {
       content: dataUrl(image),
     });
     assert.equal(failed.state, 'error');
-    assert.equal(failed.detail, `test.script 1:1${errorPositionSeparator}uncaught 42`);
+    assert.equal(failed.detail, `test.script${errorPositionSeparator}uncaught 42`);
   });
 });
