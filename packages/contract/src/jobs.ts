@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
-export const jobStates = ['scheduled', 'running', 'failed', 'succeeded', 'duplicate'] as const;
+export const jobStates = [
+  'scheduled',
+  'running',
+  'failed',
+  'succeeded',
+  'duplicate',
+  'rejected',
+  'skipped',
+] as const;
 export const job = z.object({
   id: z.number(),
   filename: z.string(),
