@@ -1,6 +1,15 @@
 import { z } from 'zod';
 
-export const jobStates = ['scheduled', 'running', 'failed', 'succeeded', 'duplicate', 'held', 'rejected', 'skipped'] as const;
+export const jobStates = [
+  'scheduled',
+  'running',
+  'failed',
+  'succeeded',
+  'duplicate',
+  'held',
+  'rejected',
+  'skipped',
+] as const;
 export const job = z.object({
   id: z.number(),
   filename: z.string(),

@@ -9,16 +9,19 @@ import de from './de.json';
 import en from './en.json';
 import metadataDe from './metadata.de.json';
 import metadataEn from './metadata.en.json';
+import scriptsDe from './scripts.de.json';
+import scriptsEn from './scripts.en.json';
 
 export const supportedLanguages = ['en', 'de'] as const;
 export type AppLanguage = (typeof supportedLanguages)[number];
 export const languageStorageKey = 'photorelay.language';
 
-// The metadata tab keeps its texts in files of its own (namespace metadataTab), and so does the
-// calendar (namespace calendar; its files replace the calendar block of en.json/de.json).
+// The metadata tab keeps its texts in files of its own (namespace metadataTab), and so do the
+// calendar (namespace calendar; its files replace the calendar block of en.json/de.json) and the
+// script tab (scriptTab).
 export const resources = {
-  en: { ...en, metadataTab: metadataEn, calendar: calendarEn },
-  de: { ...de, metadataTab: metadataDe, calendar: calendarDe },
+  en: { ...en, metadataTab: metadataEn, calendar: calendarEn, scriptTab: scriptsEn },
+  de: { ...de, metadataTab: metadataDe, calendar: calendarDe, scriptTab: scriptsDe },
 } as const;
 export const namespaces = Object.keys(resources.en) as (keyof typeof resources.en)[];
 

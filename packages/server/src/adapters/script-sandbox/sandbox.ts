@@ -27,6 +27,7 @@ export interface ScriptSandbox {
 
 // Past the in-thread limit: QuickJS stops a loop at its next interrupt check, a busy machine adds some.
 const graceMs = 2000;
+const checkMs = 5000;
 
 function catalogKinds(): Catalog {
   const kinds: Catalog['kinds'] = {};
@@ -116,8 +117,8 @@ export function createScriptSandbox(limits: Limits): ScriptSandbox {
       const thread = worker;
       if (!thread) return pending.reject(new Error('the script sandbox stopped'));
       const timer = setTimeout(
-        () => stopThread(thread, new Error(`time limit of ${limits.timeMs} ms exceeded`)),
-        limits.timeMs + graceMs,
+        () => stopThread(thread, new Error(`time limit of ${pending.request.limits.timeMs} ms exceeded`)),
+        pending.request.limits.timeMs + graceMs,
       );
       current = { pending, timer };
       thread.postMessage(pending.request);
@@ -148,7 +149,9 @@ export function createScriptSandbox(limits: Limits): ScriptSandbox {
     },
     async check(script) {
       try {
-        const reply = await send({ id: nextId++, kind: 'check', script, limits });
+        // Compiling runs no script code: a busy machine must not make a good script fail its check.
+        const checkLimits = { ...limits, timeMs: Math.max(limits.timeMs, checkMs) };
+        const reply = await send({ id: nextId++, kind: 'check', script, limits: checkLimits });
         if (reply.kind !== 'check') throw new Error('unexpected sandbox reply');
         return reply.error;
       } catch (error) {

@@ -13,7 +13,7 @@ import {
 } from '@photorelay/xmp/index';
 import { pictureFacts } from '@photorelay/xmp/variables';
 import { z } from 'zod';
-import { type ScriptOutput, scriptSandbox } from '../../adapters/script-sandbox/sandbox.ts';
+import { type ScriptInput, type ScriptOutput, scriptSandbox } from '../../adapters/script-sandbox/sandbox.ts';
 import type { AppContext } from '../../context.ts';
 import {
   addProcessingStep,
@@ -124,6 +124,24 @@ export function changesAsTemplate(before: MetaValue[], after: MetaValue[]): Temp
   return Object.keys(modes).length > 0 ? { modes, values } : undefined;
 }
 
+/** What a script sees of one file (docs/scripts.md): its name, folder, metadata and camera data. */
+export function scriptInput(
+  read: JpegMetadataResult | undefined,
+  uploadPath: string,
+  size: number,
+  project: { projectName: string; destinations: string[] },
+): ScriptInput {
+  const name = path.basename(uploadPath);
+  const folder = path.dirname(uploadPath) === '.' ? '' : path.dirname(uploadPath);
+  return {
+    file: { name, folder, size, type: mimeTypes[path.extname(name).toLowerCase()] ?? '' },
+    meta: (read?.values ?? []).map(toMeta),
+    exif: exifTags(read),
+    project: { name: project.projectName },
+    destinations: project.destinations,
+  };
+}
+
 /** What the scripts reported, kept in the upload's processing detail and the test image's report. */
 export interface ScriptReport {
   scripts: string[];
@@ -145,17 +163,11 @@ export async function runScripts(
     ? await readJpegMetadata(ctx.blobs.read(current.blobKey)).catch(() => undefined)
     : undefined;
   const name = path.basename(upload.path);
-  const folder = path.dirname(upload.path) === '.' ? '' : path.dirname(upload.path);
-  const before = (read?.values ?? []).map(toMeta);
+  const input = scriptInput(read, upload.path, current.size, loaded);
+  const before = input.meta;
   const result = await scriptSandbox(ctx.config).run(
     loaded.scripts.map((s) => ({ name: s.filename, source: s.source })),
-    {
-      file: { name, folder, size: current.size, type: mimeTypes[path.extname(name).toLowerCase()] ?? '' },
-      meta: before,
-      exif: exifTags(read),
-      project: { name: loaded.projectName },
-      destinations: loaded.destinations,
-    },
+    input,
   );
   const scripts = loaded.scripts.map((s) => `${s.owner} ${s.ownerName}: ${s.filename}`);
   if (!result.ok) {

@@ -67,14 +67,22 @@ export async function waitForJobs(
   }
 }
 
-/** The processed file of a project's newest upload, as its destinations get it. */
+/** The processed file of a project's newest upload, as its destinations get it (once processing ended). */
 export async function processedUpload(server: TestServer, projectId: number) {
-  const row = await server.running.ctx.db
-    .selectFrom('uploads')
-    .select(['path', 'processed_blob_key', 'processed_filename', 'state'])
-    .where('project_id', '=', projectId)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
+  const deadline = Date.now() + 20_000;
+  const newest = () =>
+    server.running.ctx.db
+      .selectFrom('uploads')
+      .select(['path', 'processed_blob_key', 'processed_filename', 'state'])
+      .where('project_id', '=', projectId)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  let row = await newest();
+  while (!row || row.state === 'received' || row.state === 'processing') {
+    if (Date.now() > deadline) throw new Error(`upload of project ${projectId} not processed`);
+    await new Promise((r) => setTimeout(r, 100));
+    row = await newest();
+  }
   const chunks: Buffer[] = [];
   if (row.processed_blob_key)
     for await (const chunk of server.running.ctx.blobs.read(row.processed_blob_key))

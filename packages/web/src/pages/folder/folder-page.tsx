@@ -39,6 +39,7 @@ import { DataTable } from '../../app/data-table.tsx';
 import { useGroupLabel } from '../../app/group-label.ts';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner, StatusPanel } from '../../app/page.tsx';
 import { RemoveButton } from '../../app/remove-button.tsx';
+import { ScriptPanel } from '../../app/script-panel.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 import { nodeRoute } from '../../app/shell/folder-tree.tsx';
 import { type Choice, PermissionDialog } from './permission-dialog.tsx';
@@ -379,6 +380,15 @@ export function FolderPage() {
                 testId="folder-not-admin"
               />
             </Card>
+          </Grid>
+        )}
+        {node.folderType === 'projects' && (
+          <Grid size={12}>
+            <ScriptPanel
+              teamUuid={team.teamid}
+              owner={{ kind: 'folder', id: node.id }}
+              canWrite={node.canWrite}
+            />
           </Grid>
         )}
         <Grid size={12}>

@@ -1,7 +1,8 @@
 // Spec §4 'Job state' as display rules: scheduled shows 'starting' plus the time until start,
 // with 'last try failed (error)' or 'scheduled at time' as detail; running; failed with the
 // error; succeeded with the retries when there were any; duplicate (the camera sent the same
-// file again, it is not sent twice); anything else UNKNOWN.
+// file again, it is not sent twice); rejected (with the script's reason) and skipped by a script;
+// anything else UNKNOWN.
 import type { Job } from '../../api/jobs.ts';
 import { formatTime, formatTimeUntil } from '../../app/format.ts';
 
@@ -13,7 +14,16 @@ export type JobText =
   | { text: string };
 
 export type JobStateView = {
-  state: 'scheduled' | 'running' | 'failed' | 'succeeded' | 'duplicate' | 'held' | 'unknown';
+  state:
+    | 'scheduled'
+    | 'running'
+    | 'failed'
+    | 'succeeded'
+    | 'duplicate'
+    | 'held'
+    | 'rejected'
+    | 'skipped'
+    | 'unknown';
   tone: JobTone;
   label: JobText;
   detail: JobText | null;
@@ -53,6 +63,16 @@ export function describeJobState(job: JobLike, now: number, language: string): J
     case 'held':
       // Issue 15: the file could not be stamped and the project holds such pictures.
       return { state: 'held', tone: 'error', label: { key: 'states.held' }, detail: null };
+    // A script's reject(reason) and skip(name): ended on purpose, not failed.
+    case 'rejected':
+      return {
+        state: 'rejected',
+        tone: 'neutral',
+        label: { key: 'states.rejected' },
+        detail: job.errortext ? { text: job.errortext } : null,
+      };
+    case 'skipped':
+      return { state: 'skipped', tone: 'neutral', label: { key: 'states.skipped' }, detail: null };
     default:
       return { state: 'unknown', tone: 'neutral', label: { key: 'states.unknown' }, detail: null };
   }

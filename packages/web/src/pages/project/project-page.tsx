@@ -64,7 +64,7 @@ function TabContent({ tab, project, teamUuid }: { tab: ProjectTab; project: Proj
     case 'metadata':
       return <MetadataTab project={project} />;
     case 'script':
-      return <ScriptTab project={project} />;
+      return <ScriptTab project={project} teamUuid={teamUuid} />;
     case 'protocol':
       return <ProtocolTab project={project} teamUuid={teamUuid} />;
   }

@@ -18,6 +18,7 @@ import { formatSize } from '../../../app/format.ts';
 import { DropArea } from './drop-area.tsx';
 import { errorText } from './error-text.ts';
 import { readAsDataUrl, splitPositionedError } from './files.ts';
+import { ProcessingReport } from './processing-report.tsx';
 
 type Failure = { position?: string; message: string };
 
@@ -166,6 +167,7 @@ export function TestImageCard({
                 {t('preview.download')}
               </Button>
             </Stack>
+            {result.report && <ProcessingReport report={result.report} />}
             {(result.warnings.length > 0 || result.unknownVariables.length > 0) && (
               <Alert severity="info" sx={{ mt: 1.5 }}>
                 <Typography variant="body2" sx={{ fontWeight: 600, mb: 0.5 }}>
