@@ -8,7 +8,7 @@ import * as invitations from './invitations.ts';
 export function calendarInvitationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
-      '/calendar/suggestentries/:ciid',
+      c.invitationRoutes.getInvitation.path,
       {
         schema: {
           params: c.invitationParams,
@@ -28,7 +28,7 @@ export function calendarInvitationRoutes(ctx: AppContext): FastifyPluginAsyncZod
       },
     };
     // Spec §7 spells the call without the slash (/calendar/suggestentries{ciid}/confirm): both are served.
-    for (const path of ['/calendar/suggestentries/:ciid/confirm', '/calendar/suggestentries:ciid/confirm']) {
+    for (const path of [c.invitationRoutes.confirmInvitation.path, '/calendar/suggestentries:ciid/confirm']) {
       app.post(path, confirm, async (request) => ({
         result: 'OK' as const,
         answer: await invitations.confirmInvitation(

@@ -53,7 +53,9 @@ export const BookingChip = memo(function BookingChip({ teamUuid, entryId, bookin
           bgcolor: colors.bg,
           color: colors.fg,
           fontWeight: 500,
-          '&:hover': { bgcolor: colors.bg, filter: 'brightness(0.95)' },
+          // The colour is the state (spec §4): no fade between states, no hover or focus tint.
+          transition: 'none',
+          '&:hover, &.Mui-focusVisible': { bgcolor: colors.bg, filter: 'brightness(0.95)' },
         }}
       />
       {booking.accreditationNumber && (

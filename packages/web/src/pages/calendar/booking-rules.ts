@@ -1,5 +1,6 @@
 // Spec §4 'Booking state': what a booking's menu offers and the colour of its chip.
-import type { Accreditation, Booking, BookingChange, BookingState } from '../../api/calendar.ts';
+import { bookingChipColour, type ChipColour } from '@photorelay/contract/calendar';
+import type { Booking, BookingChange, BookingState } from '../../api/calendar.ts';
 import { accreditations } from '../../api/calendar.ts';
 
 /** One entry of a booking's menu: the change it sends and the i18n key of its label. */
@@ -29,33 +30,11 @@ export function bookingActions(booking: Pick<Booking, 'bookingState' | 'accredit
   ];
 }
 
-export type ChipTone = 'lightblue' | 'grey' | 'red' | 'yellow' | 'orange' | 'green';
+export type ChipTone = ChipColour;
 
-export function chipTone(booking: Pick<Booking, 'bookingState' | 'accreditation'>): ChipTone {
-  switch (booking.bookingState) {
-    case 'unset':
-      return 'lightblue';
-    case 'rejected':
-    case 'canceled':
-      return 'grey';
-    case 'accepted':
-      return accreditationTone(booking.accreditation);
-  }
-}
-
-function accreditationTone(accreditation: Accreditation): ChipTone {
-  switch (accreditation) {
-    case 'notaccredited':
-      return 'red';
-    case 'requested':
-      return 'yellow';
-    case 'processing':
-      return 'orange';
-    case 'accredited':
-    case 'permanently':
-      return 'green';
-  }
-}
+/** The contract's rule (spec §4), shared with the server's tests. */
+export const chipTone = (booking: Pick<Booking, 'bookingState' | 'accreditation'>): ChipTone =>
+  bookingChipColour(booking.bookingState, booking.accreditation);
 
 /** The chip colours (background, text); the e2e test asserts the backgrounds as computed rgb(). */
 export const chipColors: Record<ChipTone, { bg: string; fg: string }> = {

@@ -11,15 +11,13 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import {
   type CalendarEntry,
-  useCalendar,
+  useCalendars,
+  useCopyEntry,
   useDeleteEntry,
   useEntries,
   useEntryDecision,
-  useExternalCalendars,
-  useTeamTimeZone,
 } from '../../api/calendar.ts';
 import { type FolderNode, useFolderTree } from '../../api/folders.ts';
-import { useMembers } from '../../api/teams.ts';
 import { ConfirmDialog, ConfirmRemoval } from '../../app/confirm-dialog.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../app/page.tsx';
 import { useCurrentTeam, useSession } from '../../app/session.ts';
@@ -57,34 +55,24 @@ export function CalendarPage() {
   const rolesKnown = session.status === 'loggedIn' && session.groups !== undefined;
   const admin = session.status === 'loggedIn' && (session.isOwner || session.isOperator);
   const planner = rolesKnown && session.status === 'loggedIn' && !session.isPhotographer;
-  const userId = session.status === 'loggedIn' ? session.user.id : 0;
 
-  const zoneQuery = useTeamTimeZone(teamUuid);
-  const zone = zoneQuery.data ?? defaultTimeZone;
-  const calendar = useCalendar(teamUuid, calendarId);
-  const externals = useExternalCalendars(teamUuid, admin);
-  const members = useMembers(teamUuid, { enabled: admin, ignoreMissingPermission: true });
+  const list = useCalendars(teamUuid);
   const [startDate, setStartDate] = useState<string>(limits.calendarDefaultStart);
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
-
-  const calendars = useMemo(
-    () => [
-      ...(calendar.data ? [calendar.data] : []),
-      ...(externals.data ?? []).filter((item) => item.dbcalendarid !== calendarId),
-    ],
-    [calendar.data, externals.data, calendarId],
-  );
+  // The opened calendar first, then the others the caller may see (spec §2).
+  const calendars = useMemo(() => {
+    const all = list.data?.calendars ?? [];
+    const opened = all.filter((item) => item.dbcalendarid === calendarId);
+    return [...opened, ...all.filter((item) => item.dbcalendarid !== calendarId)];
+  }, [list.data, calendarId]);
+  const calendar = calendars[0]?.dbcalendarid === calendarId ? calendars[0] : undefined;
+  const defaultCalendar = calendars.find((item) => item.type === 'default');
   const shownIds = useMemo(
     () => calendars.map((item) => item.dbcalendarid).filter((id) => !hidden.has(id)),
     [calendars, hidden],
   );
   const entries = useEntries(teamUuid, shownIds, startDate);
-
-  const names = useMemo(
-    () => new Map((members.data ?? []).map((member) => [member.dbuserid, member.fullname || member.email])),
-    [members.data],
-  );
-  const memberName = useCallback((id: number) => names.get(id) ?? `#${id}`, [names]);
+  const zone = entries.data?.timeZone ?? list.data?.timeZone ?? defaultTimeZone;
 
   const [eventMode, setEventMode] = useState<EventDialogMode | null>(null);
   const [inviting, setInviting] = useState<CalendarEntry | null>(null);
@@ -93,6 +81,7 @@ export function CalendarPage() {
   const [zoneOpen, setZoneOpen] = useState(false);
   const decide = useEntryDecision(teamUuid);
   const remove = useDeleteEntry(teamUuid);
+  const copy = useCopyEntry(teamUuid);
 
   const onAction = useCallback(
     (action: RowAction, entry: CalendarEntry) => {
@@ -103,6 +92,10 @@ export function CalendarPage() {
           );
           return;
         case 'create':
+          copy.mutate(entry.dbcalendarentryid, {
+            onSuccess: () => enqueueSnackbar(t('actions.created'), { variant: 'success' }),
+          });
+          return;
         case 'copy':
           setEventMode({ kind: 'copy', entry });
           return;
@@ -118,10 +111,10 @@ export function CalendarPage() {
           return;
       }
     },
-    [planner],
+    [planner, copy.mutate, enqueueSnackbar, t],
   );
 
-  if (calendarId > 0 && calendar.isError) {
+  if (list.isError || (list.data && calendarId > 0 && !calendar)) {
     return (
       <PageContainer>
         <PageHeader title={t('title')} icon={<CalendarMonthOutlinedIcon />} />
@@ -135,7 +128,7 @@ export function CalendarPage() {
     <PageContainer maxWidth="xl">
       <Box data-testid="calendar-page" data-zone={zone}>
         <PageHeader
-          title={calendar.data?.name ?? t('title')}
+          title={calendar?.name ?? t('title')}
           subtitle={t('subtitle')}
           icon={<CalendarMonthOutlinedIcon />}
           actions={
@@ -155,7 +148,7 @@ export function CalendarPage() {
             </>
           }
         />
-        {!planner && <MyBookings teamUuid={teamUuid} userId={userId} zone={zone} />}
+        {!planner && <MyBookings teamUuid={teamUuid} />}
         <Card sx={{ mb: 3, px: 2.5, py: 1.25 }}>
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
             <Box component="h2" sx={{ typography: 'subtitle1', fontWeight: 600, m: 0, whiteSpace: 'nowrap' }}>
@@ -182,7 +175,7 @@ export function CalendarPage() {
                 variant="contained"
                 startIcon={<AddIcon />}
                 onClick={() => setEventMode({ kind: 'new' })}
-                disabled={!calendar.data}
+                disabled={!defaultCalendar}
                 data-testid="calendar-new-event"
                 sx={{ whiteSpace: 'nowrap' }}
               >
@@ -193,22 +186,21 @@ export function CalendarPage() {
         </Card>
         <Card>
           <EntriesTable
-            entries={entries.data ?? []}
+            entries={entries.data?.entries ?? []}
             loading={shownIds.length > 0 && entries.isPending}
             teamUuid={teamUuid}
             zone={zone}
             admin={admin}
             planner={planner}
-            memberName={memberName}
             onAction={onAction}
           />
         </Card>
 
-        {eventMode && calendar.data && (
+        {eventMode && defaultCalendar && (
           <EventDialog
             teamUuid={teamUuid}
             zone={zone}
-            calendarId={calendar.data.type === 'default' ? calendar.data.dbcalendarid : calendarId}
+            calendarId={calendar?.type === 'default' ? calendar.dbcalendarid : defaultCalendar.dbcalendarid}
             mode={eventMode}
             showHistory={admin}
             onClose={() => setEventMode(null)}

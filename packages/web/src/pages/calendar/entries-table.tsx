@@ -26,7 +26,6 @@ type Props = {
   zone: string;
   admin: boolean;
   planner: boolean;
-  memberName: (userId: number) => string;
   onAction: (action: RowAction, entry: CalendarEntry) => void;
 };
 
@@ -44,16 +43,7 @@ export function groupByDay(entries: readonly CalendarEntry[], zone: string) {
   return groups;
 }
 
-export function EntriesTable({
-  entries,
-  loading,
-  teamUuid,
-  zone,
-  admin,
-  planner,
-  memberName,
-  onAction,
-}: Props) {
+export function EntriesTable({ entries, loading, teamUuid, zone, admin, planner, onAction }: Props) {
   const { t } = useTranslation('calendar');
   const [page, setPage] = useState(0);
   const lastPage = Math.max(0, Math.ceil(entries.length / pageSize) - 1);
@@ -120,7 +110,6 @@ export function EntriesTable({
                     zone={zone}
                     admin={admin}
                     planner={planner}
-                    memberName={memberName}
                     onAction={onAction}
                   />
                 ))}

@@ -26,7 +26,6 @@ type Props = {
   admin: boolean;
   /** Not a photographer: create, edit, delete, invite, copy (spec §6). */
   planner: boolean;
-  memberName: (userId: number) => string;
   onAction: (action: RowAction, entry: CalendarEntry) => void;
 };
 
@@ -63,7 +62,7 @@ export const EntryRow = memo(function EntryRow({
   zone,
   admin,
   planner,
-  memberName,
+
   onAction,
 }: Props) {
   const { t } = useTranslation('calendar');
@@ -133,7 +132,7 @@ export const EntryRow = memo(function EntryRow({
               teamUuid={teamUuid}
               entryId={entry.dbcalendarentryid}
               booking={booking}
-              name={booking.fullname || memberName(booking.userId)}
+              name={booking.fullname || `#${booking.userId}`}
             />
           ))}
         </TableCell>

@@ -1,27 +1,8 @@
 // Spec §3 'Event flags by bit id': 17 named bits of an entry's `flags` (labels in i18n by name).
+import { eventFlags } from '@photorelay/contract/calendar';
 import { limits } from '@photorelay/contract/limits';
 
-export const eventFlags = [
-  'folderCreated',
-  'captionGerman',
-  'captionEnglish',
-  'aiFinished',
-  'liveGerman',
-  'liveEnglishAgency',
-  'archiveGerman',
-  'archiveEnglishAgency',
-  'sFr',
-  'aPictureAgency9',
-  'aPictureAgency10',
-  'iFr',
-  'ic',
-  'pa',
-  'shutter',
-  'pano',
-  'poland',
-] as const;
-
-export type EventFlag = (typeof eventFlags)[number];
+export { eventFlags };
 
 export const hasFlag = (flags: number, bit: number) => (flags & (1 << bit)) !== 0;
 

@@ -1,12 +1,12 @@
 // The event dialog's rules (spec §5 'Event dialog', 'Event defaults') as one zod schema, plus the
 // mapping between the form and an entry. Messages are i18n keys of the calendar namespace.
+import { eventCategories } from '@photorelay/contract/calendar';
 import { addHours } from 'date-fns';
 import { z } from 'zod';
 import type { CalendarEntry, EntryBody } from '../../api/calendar.ts';
 import { isValidDateText, isValidTimeText, localParts, parseLocal, toOffsetIso } from './calendar-time.ts';
 
-export const eventCategories = ['sport', 'news'] as const;
-export type EventCategory = (typeof eventCategories)[number];
+export { eventCategories };
 export const urgencies = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 
 /** Spec §3 'Event category definitions': one config file per category. */

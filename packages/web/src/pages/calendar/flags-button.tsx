@@ -5,14 +5,13 @@ import { Button, Checkbox, FormControlLabel, FormGroup, Popover } from '@mui/mat
 import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CalendarEntry, useSaveEntry } from '../../api/calendar.ts';
-import { entryBody } from './entry-body.ts';
+import { type CalendarEntry, useEntryFlag } from '../../api/calendar.ts';
 import { countFlags, eventFlags, hasFlag, withFlag } from './event-flags.ts';
 
 export function FlagsButton({ teamUuid, entry }: { teamUuid: string; entry: CalendarEntry }) {
   const { t } = useTranslation('calendar');
   const { enqueueSnackbar } = useSnackbar();
-  const save = useSaveEntry(teamUuid);
+  const save = useEntryFlag(teamUuid);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   // Shown at once; the listing's reload confirms it.
   const [flags, setFlags] = useState(entry.flags);
@@ -22,11 +21,7 @@ export function FlagsButton({ teamUuid, entry }: { teamUuid: string; entry: Cale
     const next = withFlag(shown, bit, on);
     setFlags(next);
     save.mutate(
-      {
-        calendarId: entry.dbcalendarid,
-        id: entry.dbcalendarentryid,
-        body: { ...entryBody(entry), flags: next },
-      },
+      { id: entry.dbcalendarentryid, bit, value: on },
       { onSuccess: () => enqueueSnackbar(t('flags.saved'), { variant: 'success' }) },
     );
   };

@@ -20,7 +20,7 @@ import { FormDialog } from '../../app/form-dialog.tsx';
 type Props = { teamUuid: string; entry: CalendarEntry; onClose: () => void };
 
 export function InviteDialog({ teamUuid, entry, onClose }: Props) {
-  const { t } = useTranslation('calendar');
+  const { t, i18n } = useTranslation('calendar');
   const { enqueueSnackbar } = useSnackbar();
   const members = useMembers(teamUuid);
   const suggest = useSuggestEntries(teamUuid);
@@ -44,7 +44,11 @@ export function InviteDialog({ teamUuid, entry, onClose }: Props) {
     const userIds = offered.filter((member) => chosen.has(member.dbuserid)).map((member) => member.dbuserid);
     if (userIds.length === 0) return;
     suggest.mutate(
-      { userIds, entryIds: [entry.dbcalendarentryid] },
+      {
+        userIds,
+        entryIds: [entry.dbcalendarentryid],
+        language: i18n.resolvedLanguage === 'de' ? 'de' : 'en',
+      },
       {
         onSuccess: () => {
           enqueueSnackbar(t('invite.sent'), { variant: 'success' });

@@ -8,11 +8,10 @@ import { Box, Button, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { useConfirmInvitation, useInvitationEntry, useTeamTimeZone } from '../../api/calendar.ts';
+import { useConfirmInvitation, useInvitation } from '../../api/calendar.ts';
 import { ApiError, NetworkError } from '../../api/client.ts';
 import { PageSpinner, StatusCard } from '../../app/page.tsx';
-import { useCurrentTeam, useSession } from '../../app/session.ts';
-import { defaultTimeZone, formatDate, formatTime } from '../calendar/calendar-time.ts';
+import { useSession } from '../../app/session.ts';
 import { checkInvitationParams } from './invitation-params.ts';
 
 type Outcome = 'accepted' | 'declined' | 'failed' | 'notOk';
@@ -21,13 +20,15 @@ export function AcceptInvitationPage() {
   const { t } = useTranslation('calendar');
   const { t: tp } = useTranslation('photographerInvitation');
   const session = useSession();
-  const team = useCurrentTeam();
   const [search] = useSearchParams();
   const userId = session.status === 'loggedIn' ? session.user.id : 0;
   const check = checkInvitationParams(search, userId);
-  const entryId = check.ok ? check.params.entryId : 0;
-  const entry = useInvitationEntry(team.teamid, entryId, check.ok);
-  const zone = useTeamTimeZone(team.teamid).data ?? defaultTimeZone;
+  const invitation = useInvitation(
+    check.ok ? check.params.entryId : 0,
+    check.ok ? check.params.token : '',
+    check.ok ? check.params.selector : '',
+    check.ok,
+  );
   const confirm = useConfirmInvitation();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const documentTitle = t('invitation.title');
@@ -45,7 +46,12 @@ export function AcceptInvitationPage() {
   }
   const answer = (accept: boolean) =>
     confirm.mutate(
-      { ciid: check.params.entryId, token: check.params.token, selector: check.params.selector, accept },
+      {
+        ciid: check.params.entryId,
+        token: check.params.token,
+        selector: check.params.selector,
+        answer: accept ? 'accepted' : 'rejected',
+      },
       {
         onSuccess: (result) =>
           setOutcome(result.result === 'OK' ? (accept ? 'accepted' : 'declined') : 'notOk'),
@@ -86,8 +92,8 @@ export function AcceptInvitationPage() {
       />
     );
   }
-  if (entry.isPending && entry.fetchStatus !== 'idle') return <PageSpinner />;
-  const event = entry.data;
+  if (invitation.isPending) return <PageSpinner />;
+  const event = invitation.data?.entry;
   return (
     <StatusCard
       documentTitle={documentTitle}
@@ -117,7 +123,12 @@ export function AcceptInvitationPage() {
             {event.summary}
           </Typography>
           <Typography color="text.secondary">
-            {`${formatDate(event.startdatetime, zone)} ${formatTime(event.startdatetime, zone)} · ${[event.location, event.city].filter(Boolean).join(', ')}`}
+            {[`${event.localizedStartDate} ${event.localizedStartTime}`, event.location, event.city]
+              .filter(Boolean)
+              .join(' · ')}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t('invitation.team', { team: invitation.data?.teamName })}
           </Typography>
         </Box>
       )}
