@@ -11,6 +11,7 @@ const load = (lang: string): Tree => ({
   ...readJson(`./${lang}.json`),
   metadataTab: readJson(`./metadata.${lang}.json`),
   calendar: readJson(`./calendar.${lang}.json`),
+  externalCalendars: readJson(`./externalcalendars.${lang}.json`),
 });
 const en = load('en');
 const de = load('de');

@@ -7,6 +7,8 @@ import calendarDe from './calendar.de.json';
 import calendarEn from './calendar.en.json';
 import de from './de.json';
 import en from './en.json';
+import externalCalendarsDe from './externalcalendars.de.json';
+import externalCalendarsEn from './externalcalendars.en.json';
 import metadataDe from './metadata.de.json';
 import metadataEn from './metadata.en.json';
 
@@ -17,8 +19,8 @@ export const languageStorageKey = 'photorelay.language';
 // The metadata tab keeps its texts in files of its own (namespace metadataTab), and so does the
 // calendar (namespace calendar; its files replace the calendar block of en.json/de.json).
 export const resources = {
-  en: { ...en, metadataTab: metadataEn, calendar: calendarEn },
-  de: { ...de, metadataTab: metadataDe, calendar: calendarDe },
+  en: { ...en, metadataTab: metadataEn, calendar: calendarEn, externalCalendars: externalCalendarsEn },
+  de: { ...de, metadataTab: metadataDe, calendar: calendarDe, externalCalendars: externalCalendarsDe },
 } as const;
 export const namespaces = Object.keys(resources.en) as (keyof typeof resources.en)[];
 
