@@ -29,7 +29,7 @@ import { EventDialog, type EventDialogMode } from './event-dialog.tsx';
 import { AddExternalCalendarButton } from './external-calendars.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 import { MyBookings } from './my-bookings.tsx';
-import { StartDatePicker } from './start-date-picker.tsx';
+import { clampDay, StartDatePicker } from './start-date-picker.tsx';
 import { TimeZoneDialog } from './time-zone-dialog.tsx';
 
 function firstCalendarId(nodes: readonly FolderNode[]): number {
@@ -58,7 +58,11 @@ export function CalendarPage() {
   const planner = rolesKnown && session.status === 'loggedIn' && !session.isPhotographer;
 
   const list = useCalendars(teamUuid);
-  const [startDate, setStartDate] = useState<string>(limits.calendarDefaultStart);
+  // `start` (yyyy-mm-dd) opens another day than the spec's default start (links, the benchmark).
+  const [startDate, setStartDate] = useState<string>(() => {
+    const start = params.get('start') ?? '';
+    return /^\d{4}-\d{2}-\d{2}$/.test(start) ? clampDay(start) : limits.calendarDefaultStart;
+  });
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   // The opened calendar first, then the others the caller may see (spec §2).
   const calendars = useMemo(() => {

@@ -1,22 +1,26 @@
 // One row of the calendar table: time, event, bookings, location, flags and the row icons of
 // spec §2 (create, delete, invite photographers, download XMP, copy) plus confirm and cancel.
-import AddCircleOutlineIcon from '@mui/icons-material/AddCircleOutlineOutlined';
-import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlined';
-import ContentCopyOutlinedIcon from '@mui/icons-material/ContentCopyOutlined';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import DownloadOutlinedIcon from '@mui/icons-material/DownloadOutlined';
-import EventBusyOutlinedIcon from '@mui/icons-material/EventBusyOutlined';
-import GroupAddOutlinedIcon from '@mui/icons-material/GroupAddOutlined';
-import { Chip, IconButton, Stack, TableCell, TableRow, Typography } from '@mui/material';
+// Plain elements styled by the table (entries-table.tsx): 200 of these render in one go.
 import { memo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { type CalendarEntry, entryXmpUrl } from '../../api/calendar.ts';
-import { BookingChip } from './booking-chip.tsx';
+import { type Booking, type CalendarEntry, entryXmpUrl } from '../../api/calendar.ts';
+import { chipColors, chipTone } from './booking-rules.ts';
 import { dayKey, formatDate, formatTime } from './calendar-time.ts';
-import { FlagsButton } from './flags-button.tsx';
+import { countFlags, eventFlags } from './event-flags.ts';
+import { RowIcon, type RowIconName } from './row-icons.tsx';
 
 export type RowAction = 'edit' | 'create' | 'delete' | 'invite' | 'copy' | 'confirm' | 'cancel';
+
+/** Texts the rows share, translated once by the table. */
+export type RowLabels = {
+  cancelled: string;
+  external: string;
+  confirmed: string;
+  flags: (count: number, total: number) => string;
+  categories: (category: string) => string;
+  bookingTitle: (booking: Booking) => string;
+  accreditationNumber: string;
+  actions: Record<RowAction | 'downloadXmp' | 'flags', string>;
+};
 
 type Props = {
   entry: CalendarEntry;
@@ -26,34 +30,40 @@ type Props = {
   admin: boolean;
   /** Not a photographer: create, edit, delete, invite, copy (spec §6). */
   planner: boolean;
+  labels: RowLabels;
   onAction: (action: RowAction, entry: CalendarEntry) => void;
+  onBooking: (anchor: HTMLElement, entry: CalendarEntry, booking: Booking) => void;
+  onFlags: (anchor: HTMLElement, entry: CalendarEntry) => void;
 };
 
-function RowIcon({
+function IconButton({
+  icon,
   label,
-  onClick,
   testId,
-  children,
-  href,
+  onClick,
 }: {
+  icon: RowIconName;
   label: string;
-  onClick?: () => void;
   testId: string;
-  children: ReactNode;
-  href?: string;
+  onClick: () => void;
 }) {
   return (
-    <IconButton
-      size="small"
+    <button
+      type="button"
+      className="icon"
       title={label}
       aria-label={label}
-      onClick={onClick}
       data-testid={testId}
-      {...(href ? { component: 'a', href, download: '' } : {})}
+      onClick={onClick}
     >
-      {children}
-    </IconButton>
+      <RowIcon name={icon} />
+    </button>
   );
+}
+
+function bookingLabel(booking: Booking) {
+  const name = booking.fullname || `#${booking.userId}`;
+  return booking.bookingState === 'unset' && booking.suggested > 0 ? `${name} (${booking.suggested})` : name;
 }
 
 export const EntryRow = memo(function EntryRow({
@@ -62,146 +72,140 @@ export const EntryRow = memo(function EntryRow({
   zone,
   admin,
   planner,
-
+  labels,
   onAction,
+  onBooking,
+  onFlags,
 }: Props) {
-  const { t } = useTranslation('calendar');
   const isDefault = entry.calendartype === 'default';
-  const start = formatTime(entry.startdatetime, zone);
   // An event ending on another local day names that day.
   const end =
     dayKey(entry.enddatetime, zone) === dayKey(entry.startdatetime, zone)
       ? formatTime(entry.enddatetime, zone)
       : `${formatDate(entry.enddatetime, zone)} ${formatTime(entry.enddatetime, zone)}`;
   const place = [entry.location, entry.city].filter(Boolean).join(', ');
-  const kind = [
-    entry.category && t(`categories.${entry.category}`, { defaultValue: entry.category }),
-    entry.subcategory,
-    entry.scene,
-  ]
+  const kind = [entry.category && labels.categories(entry.category), entry.subcategory, entry.scene]
     .filter(Boolean)
     .join(' · ');
+  const icons: ReactNode[] = [];
+  const act = (action: RowAction, icon: RowIconName) => (
+    <IconButton
+      key={action}
+      icon={icon}
+      label={labels.actions[action]}
+      testId={`entry-${action}`}
+      onClick={() => onAction(action, entry)}
+    />
+  );
+  if (planner && !isDefault) icons.push(act('create', 'create'));
+  if (planner && isDefault) icons.push(act('invite', 'invite'));
+  if (admin && isDefault)
+    icons.push(
+      <a
+        key="xmp"
+        className="icon"
+        href={entryXmpUrl(teamUuid, entry.dbcalendarentryid)}
+        download=""
+        title={labels.actions.downloadXmp}
+        aria-label={labels.actions.downloadXmp}
+        data-testid="entry-xmp"
+      >
+        <RowIcon name="download" />
+      </a>,
+    );
+  if (planner && isDefault) icons.push(act('copy', 'copy'));
+  if (isDefault && !entry.cancelled && !entry.confirmedByCurrentUser) icons.push(act('confirm', 'confirm'));
+  if (planner && isDefault && !entry.cancelled) icons.push(act('cancel', 'cancel'));
+  if (planner && isDefault) icons.push(act('delete', 'delete'));
 
   return (
-    <TableRow
-      hover
+    <tr
+      className={entry.cancelled ? 'entry cancelled' : 'entry'}
       onDoubleClick={() => onAction('edit', entry)}
       data-testid={`entry-row-${entry.dbcalendarentryid}`}
       data-cancelled={entry.cancelled ? 'true' : undefined}
-      sx={{ cursor: 'default', ...(entry.cancelled ? { '& td': { color: 'text.disabled' } } : {}) }}
     >
-      <TableCell sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }} data-testid="entry-time">
-        {start}
-        <Typography component="span" variant="body2" color="text.secondary">
-          {` – ${end}`}
-        </Typography>
-      </TableCell>
-      <TableCell>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-          <Typography
-            variant="body2"
-            sx={{ fontWeight: 600, textDecoration: entry.cancelled ? 'line-through' : undefined }}
-            data-testid="entry-summary"
-          >
+      <td className="time" data-testid="entry-time">
+        {formatTime(entry.startdatetime, zone)}
+        <span className="muted">{` – ${end}`}</span>
+      </td>
+      <td>
+        <div className="title">
+          <span className="summary" data-testid="entry-summary">
             {entry.summary}
-          </Typography>
+          </span>
           {entry.cancelled && (
-            <Chip size="small" label={t('table.cancelled')} data-testid="entry-cancelled" />
+            <span className="tag" data-testid="entry-cancelled">
+              {labels.cancelled}
+            </span>
           )}
-          {!isDefault && <Chip size="small" variant="outlined" label={t('table.external')} />}
+          {!isDefault && <span className="tag outlined">{labels.external}</span>}
           {entry.confirmedByCurrentUser && (
-            <CheckCircleIcon
-              fontSize="small"
-              color="success"
-              titleAccess={t('table.confirmed')}
-              data-testid="entry-confirmed"
-            />
+            <span className="confirmed" title={labels.confirmed} data-testid="entry-confirmed">
+              <RowIcon name="confirmed" size={18} />
+            </span>
           )}
-        </Stack>
-        {kind && (
-          <Typography variant="caption" color="text.secondary">
-            {kind}
-          </Typography>
-        )}
-      </TableCell>
+        </div>
+        {kind && <div className="caption">{kind}</div>}
+      </td>
       {admin && (
-        <TableCell data-testid="entry-bookings">
-          {entry.bookings.map((booking) => (
-            <BookingChip
-              key={booking.userId}
-              teamUuid={teamUuid}
-              entryId={entry.dbcalendarentryid}
-              booking={booking}
-              name={booking.fullname || `#${booking.userId}`}
-            />
-          ))}
-        </TableCell>
+        <td data-testid="entry-bookings">
+          {entry.bookings.map((booking) => {
+            const tone = chipTone(booking);
+            const colors = chipColors[tone];
+            return (
+              <span
+                key={booking.userId}
+                className="booking"
+                data-testid={`booking-${booking.userId}`}
+                data-state={booking.bookingState}
+                data-accreditation={booking.accreditation}
+                data-answer={booking.answer}
+              >
+                <button
+                  type="button"
+                  className="chip"
+                  style={{ background: colors.bg, color: colors.fg }}
+                  title={labels.bookingTitle(booking)}
+                  data-testid="booking-chip"
+                  data-tone={tone}
+                  onClick={(event) => onBooking(event.currentTarget, entry, booking)}
+                >
+                  {booking.answer === 'accepted' ? '✓ ' : booking.answer === 'rejected' ? '✗ ' : ''}
+                  {bookingLabel(booking)}
+                </button>
+                {booking.accreditationNumber && (
+                  <span
+                    className="chip outlined"
+                    title={labels.accreditationNumber}
+                    data-testid="booking-accreditation-number"
+                  >
+                    {booking.accreditationNumber}
+                  </span>
+                )}
+              </span>
+            );
+          })}
+        </td>
       )}
-      <TableCell>
-        <Typography variant="body2">{place}</Typography>
-      </TableCell>
-      {admin && <TableCell>{isDefault && <FlagsButton teamUuid={teamUuid} entry={entry} />}</TableCell>}
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-        {planner && !isDefault && (
-          <RowIcon
-            label={t('actions.create')}
-            onClick={() => onAction('create', entry)}
-            testId="entry-create"
-          >
-            <AddCircleOutlineIcon fontSize="small" />
-          </RowIcon>
-        )}
-        {planner && isDefault && (
-          <RowIcon
-            label={t('actions.invite')}
-            onClick={() => onAction('invite', entry)}
-            testId="entry-invite"
-          >
-            <GroupAddOutlinedIcon fontSize="small" />
-          </RowIcon>
-        )}
-        {admin && isDefault && (
-          <RowIcon
-            label={t('actions.downloadXmp')}
-            href={entryXmpUrl(teamUuid, entry.dbcalendarentryid)}
-            testId="entry-xmp"
-          >
-            <DownloadOutlinedIcon fontSize="small" />
-          </RowIcon>
-        )}
-        {planner && isDefault && (
-          <RowIcon label={t('actions.copy')} onClick={() => onAction('copy', entry)} testId="entry-copy">
-            <ContentCopyOutlinedIcon fontSize="small" />
-          </RowIcon>
-        )}
-        {isDefault && !entry.cancelled && !entry.confirmedByCurrentUser && (
-          <RowIcon
-            label={t('actions.confirm')}
-            onClick={() => onAction('confirm', entry)}
-            testId="entry-confirm"
-          >
-            <CheckCircleOutlineIcon fontSize="small" />
-          </RowIcon>
-        )}
-        {planner && isDefault && !entry.cancelled && (
-          <RowIcon
-            label={t('actions.cancel')}
-            onClick={() => onAction('cancel', entry)}
-            testId="entry-cancel"
-          >
-            <EventBusyOutlinedIcon fontSize="small" />
-          </RowIcon>
-        )}
-        {planner && isDefault && (
-          <RowIcon
-            label={t('actions.delete')}
-            onClick={() => onAction('delete', entry)}
-            testId="entry-delete"
-          >
-            <DeleteOutlineIcon fontSize="small" />
-          </RowIcon>
-        )}
-      </TableCell>
-    </TableRow>
+      <td>{place}</td>
+      {admin && (
+        <td>
+          {isDefault && (
+            <button
+              type="button"
+              className="flags"
+              aria-label={labels.actions.flags}
+              data-testid="entry-flags"
+              onClick={(event) => onFlags(event.currentTarget, entry)}
+            >
+              <RowIcon name="flag" size={18} />
+              {labels.flags(countFlags(entry.flags), eventFlags.length)}
+            </button>
+          )}
+        </td>
+      )}
+      <td className="actions">{icons}</td>
+    </tr>
   );
 });

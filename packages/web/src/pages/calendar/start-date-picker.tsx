@@ -41,6 +41,7 @@ export function StartDatePicker({ value, zone, onChange }: Props) {
           onClick={() => shift(-1)}
           title={t('picker.previous')}
           aria-label={t('picker.previous')}
+          data-testid="calendar-previous"
           disabled={value <= limits.calendarMin}
         >
           <ChevronLeftIcon />
@@ -64,6 +65,7 @@ export function StartDatePicker({ value, zone, onChange }: Props) {
           onClick={() => shift(1)}
           title={t('picker.next')}
           aria-label={t('picker.next')}
+          data-testid="calendar-next"
           disabled={value >= limits.calendarMax}
         >
           <ChevronRightIcon />
