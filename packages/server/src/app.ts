@@ -25,6 +25,7 @@ import { accountRoutes } from './modules/account/routes.ts';
 import { calendarInvitationRoutes } from './modules/calendar/invitation-routes.ts';
 import { calendarRoutes } from './modules/calendar/routes.ts';
 import { configFileRoutes } from './modules/configfiles/routes.ts';
+import { calendarFeedPublicRoutes, calendarFeedRoutes } from './modules/externalcalendars/feed-routes.ts';
 import { externalCalendarRoutes } from './modules/externalcalendars/routes.ts';
 import { folderRoutes } from './modules/folders/routes.ts';
 import { ftpServerRoutes } from './modules/ftpservers/routes.ts';
@@ -50,6 +51,7 @@ const teamAreas = [
   commandStateRoutes,
   calendarRoutes,
   externalCalendarRoutes,
+  calendarFeedRoutes,
 ];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -84,6 +86,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(settingsRoutes(ctx), { prefix: '/api' });
   await app.register(accountRoutes(ctx), { prefix: '/api' });
   await app.register(calendarInvitationRoutes(ctx), { prefix: '/api' });
+  await app.register(calendarFeedPublicRoutes(ctx), { prefix: '/api' });
   await app.register(
     async (team) => {
       team.addHook('onRequest', teamScope(ctx.db));

@@ -407,5 +407,6 @@ export interface CalendarFeedTokensTable {
   user_id: number;
   selector: string;
   token_hash: string;
+  token_sealed: string;
   created_at: CreatedAt;
 }

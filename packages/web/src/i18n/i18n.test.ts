@@ -12,6 +12,7 @@ const load = (lang: string): Tree => ({
   metadataTab: readJson(`./metadata.${lang}.json`),
   calendar: readJson(`./calendar.${lang}.json`),
   scriptTab: readJson(`./scripts.${lang}.json`),
+  externalCalendars: readJson(`./externalcalendars.${lang}.json`),
 });
 const en = load('en');
 const de = load('de');

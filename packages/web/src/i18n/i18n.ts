@@ -7,6 +7,8 @@ import calendarDe from './calendar.de.json';
 import calendarEn from './calendar.en.json';
 import de from './de.json';
 import en from './en.json';
+import externalCalendarsDe from './externalcalendars.de.json';
+import externalCalendarsEn from './externalcalendars.en.json';
 import metadataDe from './metadata.de.json';
 import metadataEn from './metadata.en.json';
 import scriptsDe from './scripts.de.json';
@@ -18,10 +20,22 @@ export const languageStorageKey = 'photorelay.language';
 
 // The metadata tab keeps its texts in files of its own (namespace metadataTab), and so do the
 // calendar (namespace calendar; its files replace the calendar block of en.json/de.json) and the
-// script tab (scriptTab).
+// script tab (scriptTab) and the external calendars (externalCalendars).
 export const resources = {
-  en: { ...en, metadataTab: metadataEn, calendar: calendarEn, scriptTab: scriptsEn },
-  de: { ...de, metadataTab: metadataDe, calendar: calendarDe, scriptTab: scriptsDe },
+  en: {
+    ...en,
+    metadataTab: metadataEn,
+    calendar: calendarEn,
+    scriptTab: scriptsEn,
+    externalCalendars: externalCalendarsEn,
+  },
+  de: {
+    ...de,
+    metadataTab: metadataDe,
+    calendar: calendarDe,
+    scriptTab: scriptsDe,
+    externalCalendars: externalCalendarsDe,
+  },
 } as const;
 export const namespaces = Object.keys(resources.en) as (keyof typeof resources.en)[];
 

@@ -26,6 +26,7 @@ import { defaultTimeZone } from './calendar-time.ts';
 import { EntriesTable } from './entries-table.tsx';
 import type { RowAction } from './entry-row.tsx';
 import { EventDialog, type EventDialogMode } from './event-dialog.tsx';
+import { AddExternalCalendarButton } from './external-calendars.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 import { MyBookings } from './my-bookings.tsx';
 import { clampDay, StartDatePicker } from './start-date-picker.tsx';
@@ -174,6 +175,7 @@ export function CalendarPage() {
                 }
               />
             </Box>
+            {admin && <AddExternalCalendarButton teamUuid={teamUuid} />}
             {planner && (
               <Button
                 variant="contained"
