@@ -45,7 +45,9 @@ test('every answer carries the security headers; API answers are never cached', 
   for (const label of ['API ok', 'API 404', 'API 401', 'API 403 origin', 'API 400', 'health'] as const)
     assert.match(answers[label].headers.get('cache-control') ?? '', /no-store/, `${label}: cache-control`);
   // The login answer sets the session: no-store as well.
-  const login = await server.client().post('/api/user/login', { email: team.owner.email, password: 'wrong-one' });
+  const login = await server
+    .client()
+    .post('/api/user/login', { email: team.owner.email, password: 'wrong-one' });
   assert.match(login.headers.get('cache-control') ?? '', /no-store/);
   // Plain http (a laptop): no HSTS, which would lock the browser out of http://localhost.
   assert.equal(answers['API ok'].headers.get('strict-transport-security'), null);

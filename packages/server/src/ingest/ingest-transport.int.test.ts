@@ -161,7 +161,8 @@ describe('NUL bytes', () => {
       const found = await loggedSessions(server, account.projectId);
       return found.length > 0 ? found : undefined;
     });
-    const texts = (rows[0]?.entries as Array<{ text: string }>).map((e) => e.text);
+    const entries = (rows[0]?.entries ?? []) as Array<{ text: string }>;
+    const texts = entries.map((e) => e.text);
     assert.ok(
       texts.some((t) => t.startsWith('MKD DC')),
       texts.join('\n'),
