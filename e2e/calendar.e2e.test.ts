@@ -148,6 +148,18 @@ describe('event calendar journey', () => {
       assert.match(xmp, /FC Nord - SV Süd/);
       assert.match(xmp, /Hamburg/);
 
+      if (language === 'en') {
+        // The team's zone (default Europe/Berlin) renders the same instant at New York's wall clock.
+        await page.getByTestId('calendar-time-zone').click();
+        await page.getByTestId('time-zone-dialog').getByRole('combobox').fill('America/New_York');
+        await page.getByRole('option', { name: 'America/New_York', exact: true }).click();
+        await page.getByTestId('time-zone-save').click();
+        await page.getByTestId('time-zone-dialog').waitFor({ state: 'detached' });
+        await page.getByTestId('calendar-time-zone').getByText('America/New_York').waitFor();
+        await row.getByTestId('entry-time').getByText('11:00').waitFor();
+        assert.match(await row.getByTestId('entry-time').innerText(), /^11:00 – 13:00$/);
+      }
+
       assert.deepEqual(problems.errors, []);
     });
   }

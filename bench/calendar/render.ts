@@ -155,6 +155,27 @@ try {
     firstVisit.push(await switchMonth(page, 'next', months[1].first));
   }
 
+  // Baseline in the same page and run: the same number of rows of plain text cells built with
+  // the DOM API (no React), to read the figures against this machine's speed at the moment.
+  const baseline: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    baseline.push(
+      await page.evaluate(async (rows) => {
+        const started = performance.now();
+        const table = document.createElement('table');
+        for (let r = 0; r < rows; r++) {
+          const tr = table.insertRow();
+          for (let c = 0; c < 6; c++) tr.insertCell().textContent = `cell ${r}.${c} Heim - Gast 17:00`;
+        }
+        document.body.append(table);
+        await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+        const done = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+        table.remove();
+        return done - started;
+      }, rows),
+    );
+  }
+
   console.log(`\n${rows} rows (owner: bookings, flags and row icons), Chromium ${browser.version()}`);
   summary(
     'month from the server: click -> painted',
@@ -168,6 +189,7 @@ try {
     'month from the cache: click -> painted',
     cached.map((m) => m.total),
   );
+  summary('baseline: plain DOM table, no React', baseline);
   await context.close();
 } finally {
   await browser.close();

@@ -57,11 +57,13 @@ async function timed(count: number, warmup: number, run: () => Promise<unknown>)
   return times;
 }
 
-// A deterministic generator, so every run seeds the same calendar.
+// A deterministic generator (mulberry32), so every run seeds the same calendar.
 let seed = 42;
 const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-  return seed / 2 ** 31;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
 };
 const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
 
