@@ -141,6 +141,11 @@ describe('external calendar journey', () => {
       assert.ok(i < 99, 'the copy was not marked');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    // The refresh reloads the table: the team's copy shows that its source changed.
+    await page
+      .getByTestId(`entry-row-${teamCopy.dbcalendarentryid}`)
+      .locator('[data-testid="entry-source-status"][data-status="changed"]')
+      .waitFor();
     const moved = await api.get<{ entry: { startdatetime: string } }>(`calendarentry/${externalId}`);
     assert.equal(new Date(moved.entry.startdatetime).toISOString(), inDays(2, 16).toISOString());
     assert.deepEqual(problems.errors, []);

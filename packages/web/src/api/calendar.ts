@@ -238,8 +238,22 @@ export function useDeleteCalendar(teamUuid: string) {
 }
 
 /** 'Refresh' of an external calendar: the spec's async command updateexternalcalendar. */
-export const useRefreshCalendar = (teamUuid: string) =>
-  useCommand<{ calendarRefName: string }>(teamUuid, 'command/updateexternalcalendar');
+/** Refreshes one external calendar; its entries and the marked team copies are read again after it. */
+export function useRefreshCalendar(teamUuid: string) {
+  const invalidate = useInvalidateCalendar(teamUuid);
+  const command = useCommand<{ calendarRefName: string }>(teamUuid, 'command/updateexternalcalendar');
+  return {
+    ...command,
+    mutate: (body: { calendarRefName: string }, options?: Parameters<typeof command.mutate>[1]) =>
+      command.mutate(body, {
+        ...options,
+        onSettled: (...args) => {
+          void invalidate();
+          options?.onSettled?.(...args);
+        },
+      }),
+  };
+}
 
 export function useDeleteEntry(teamUuid: string) {
   const invalidate = useInvalidateCalendar(teamUuid);

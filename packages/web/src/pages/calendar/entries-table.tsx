@@ -113,6 +113,10 @@ export function EntriesTable({ entries, loading, teamUuid, zone, admin, planner,
       cancelled: t('table.cancelled'),
       external: t('table.external'),
       confirmed: t('table.confirmed'),
+      source: {
+        changed: { text: t('table.sourceChanged'), hint: t('table.sourceChangedHint') },
+        vanished: { text: t('table.sourceVanished'), hint: t('table.sourceVanishedHint') },
+      },
       flags: (count, total) => t('flags.count', { count, total }),
       categories: (category) => t(`categories.${category}`, { defaultValue: category }),
       bookingTitle: (item: Booking) =>

@@ -15,6 +15,8 @@ export type RowLabels = {
   cancelled: string;
   external: string;
   confirmed: string;
+  /** A team copy whose external source changed or vanished: text and hint. */
+  source: Record<'changed' | 'vanished', { text: string; hint: string }>;
   flags: (count: number, total: number) => string;
   categories: (category: string) => string;
   bookingTitle: (booking: Booking) => string;
@@ -140,6 +142,16 @@ export const EntryRow = memo(function EntryRow({
             </span>
           )}
           {!isDefault && <span className="tag outlined">{labels.external}</span>}
+          {(entry.sourceStatus === 'changed' || entry.sourceStatus === 'vanished') && (
+            <span
+              className="tag outlined"
+              title={labels.source[entry.sourceStatus].hint}
+              data-testid="entry-source-status"
+              data-status={entry.sourceStatus}
+            >
+              {labels.source[entry.sourceStatus].text}
+            </span>
+          )}
           {entry.confirmedByCurrentUser && (
             <span className="confirmed" title={labels.confirmed} data-testid="entry-confirmed">
               <RowIcon name="confirmed" size={18} />
