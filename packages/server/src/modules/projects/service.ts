@@ -84,25 +84,32 @@ export async function getProject(ctx: AppContext, member: Member, id: number): P
       ftpsImplicitPort: ctx.config.FTPS_IMPLICIT_PORT ?? null,
       sftpPort: ctx.config.SFTP_PORT,
     },
-    ftpServers: servers
-      .filter((s) => readable(access, s.folder_id))
-      .map((s) => ({
+    // Readers of the project see every destination it delivers to (issue 16 item 4); a server or
+    // project they may not open is listed by name only.
+    ftpServers: servers.map((s) => {
+      const canRead = readable(access, s.folder_id);
+      return {
         id: s.id,
         dbftpserverid: s.id,
         name: s.name,
         protocol: s.protocol,
-        host: s.host,
+        host: canRead ? s.host : '',
         path: s.overridepath ?? s.defaultpath,
         defaultpath: s.defaultpath,
         overridepath: s.overridepath,
         enabled: s.enabled,
-      })),
+        readable: canRead,
+      };
+    }),
     otherFtpServers: allServers
       .filter((s) => !linkedServers.has(s.id) && readable(access, s.folder_id))
       .map(({ id, name }) => ({ id, name })),
-    destinationProjects: destinations
-      .filter((d) => readable(access, d.folder_id))
-      .map(({ id, name, enabled }) => ({ id, name, enabled })),
+    destinationProjects: destinations.map(({ id, name, enabled, folder_id }) => ({
+      id,
+      name,
+      enabled,
+      readable: readable(access, folder_id),
+    })),
     otherProjects: allProjects
       .filter((p) => p.id !== project.id && !linkedProjects.has(p.id) && readable(access, p.folder_id))
       .map(({ id, name }) => ({ id, name })),

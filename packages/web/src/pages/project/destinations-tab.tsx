@@ -249,13 +249,29 @@ export function DestinationsTab({ project, teamUuid }: { project: Project; teamU
           renderCells={(server) => (
             <>
               <TableCell>
-                <ItemLink to={`/ftpserver?id=${server.id}`}>{server.name}</ItemLink>
-                <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                  {server.protocol.toUpperCase()} · {server.host}
-                </Typography>
+                {server.readable ? (
+                  <ItemLink to={`/ftpserver?id=${server.id}`}>{server.name}</ItemLink>
+                ) : (
+                  <Typography variant="body2">{server.name}</Typography>
+                )}
+                {server.host && (
+                  <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                    {server.protocol.toUpperCase()} · {server.host}
+                  </Typography>
+                )}
               </TableCell>
               <TableCell>
-                <PathField server={server} disabled={!project.canWrite} mutations={mutations} />
+                {project.canWrite ? (
+                  <PathField server={server} disabled={false} mutations={mutations} />
+                ) : (
+                  <Typography
+                    variant="body2"
+                    sx={{ fontFamily: '"JetBrains Mono", "SFMono-Regular", Consolas, monospace' }}
+                    data-testid="destination-path-text"
+                  >
+                    {server.path || '/'}
+                  </Typography>
+                )}
               </TableCell>
             </>
           )}
@@ -282,7 +298,11 @@ export function DestinationsTab({ project, teamUuid }: { project: Project; teamU
           columns={[{ label: t('destinations.project') }]}
           renderCells={(destination) => (
             <TableCell>
-              <ItemLink to={`/project/overview?id=${destination.id}`}>{destination.name}</ItemLink>
+              {destination.readable ? (
+                <ItemLink to={`/project/overview?id=${destination.id}`}>{destination.name}</ItemLink>
+              ) : (
+                <Typography variant="body2">{destination.name}</Typography>
+              )}
             </TableCell>
           )}
           add={{
@@ -345,12 +365,18 @@ function DestinationControls({
   return (
     <>
       <TableCell align="center">
-        <EnabledSwitch
-          enabled={destination.enabled}
-          disabled={!canWrite}
-          label={t('destinations.enabled')}
-          onChange={(enabled) => mutations.change.mutate({ ref: destinationRef, change: { enabled } })}
-        />
+        {canWrite ? (
+          <EnabledSwitch
+            enabled={destination.enabled}
+            disabled={false}
+            label={t('destinations.enabled')}
+            onChange={(enabled) => mutations.change.mutate({ ref: destinationRef, change: { enabled } })}
+          />
+        ) : (
+          <Typography variant="body2" data-testid="destination-enabled-text">
+            {destination.enabled ? t('destinations.activeYes') : t('destinations.activeNo')}
+          </Typography>
+        )}
       </TableCell>
       {canWrite && (
         <TableCell align="right">
