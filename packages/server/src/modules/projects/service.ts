@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
 import { type Access, loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as folderQueries from '../folders/queries.ts';
+import { requireFreeName } from '../folders/unique-names.ts';
 import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
 
@@ -32,6 +33,7 @@ export async function createProject(
   requirePermission(await loadAccess(ctx.db, member), folder.id, 'write');
   if (folder.type !== 'projects')
     throw new AppError('ValidationError', 'Projects belong in the projects tree');
+  await requireFreeName(ctx.db, member.teamId, 'project', folder.id, input.name);
   // Each project has its own ingest account: a unique user name and a strong random password.
   for (let attempt = 0; ; attempt++) {
     const username = `pr${randomString(8)}`;
@@ -118,6 +120,7 @@ export async function getProject(ctx: AppContext, member: Member, id: number): P
 
 export async function renameProject(ctx: AppContext, member: Member, id: number, name: string) {
   const { project } = await requireProject(ctx, member, id, 'write');
+  await requireFreeName(ctx.db, member.teamId, 'project', project.folder_id, name, project.id);
   await q.renameProject(ctx.db, member.teamId, project.id, name);
 }
 
