@@ -13,6 +13,7 @@ import { ItemLink } from '../../app/item-link.tsx';
 import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 import { StatCard } from '../../app/stat-card.tsx';
+import { FirstSteps } from './first-steps.tsx';
 
 function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boolean }) {
   const { t, i18n } = useTranslation('dashboard');
@@ -113,6 +114,7 @@ export function DashboardPage() {
           />
         </Grid>
       </Grid>
+      {summary.isSuccess && rows.length === 0 && <FirstSteps teamUuid={team.teamid} />}
       <Card>
         <CardHeading title={t('summary.title')} subtitle={t('summary.subtitle')} />
         <SummaryTable rows={rows} loading={summary.isPending} />

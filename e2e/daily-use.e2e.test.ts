@@ -1,0 +1,72 @@
+// Issue 16, "what an agency trips over in daily use": a visible way to the first project, names
+// that stay apart, and the full path of the current item in the page header.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { newAccount, registerVerified, signIn } from './support/accounts.ts';
+import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
+import { freePort, startServer, type TestServer } from './support/server.ts';
+import { treeItem } from './support/team-api.ts';
+
+describe('daily use', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let problems: PageProblems;
+
+  before(async () => {
+    server = await startServer({ FTP_PORT: String(await freePort()), SFTP_PORT: String(await freePort()) });
+    browser = await launchBrowser();
+    const context = await newContext(browser, server.url);
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    problems = watchProblems(page);
+    const owner = newAccount('Dana', 'Dana Daily Media');
+    await registerVerified(server, page.request, owner);
+    await signIn(page, owner);
+  });
+
+  after(async () => {
+    if (process.env.DEBUG_DAILY) {
+      console.log(problems.errors, page.url());
+      await page.screenshot({ path: '/tmp/daily/shot.png' });
+    }
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the empty dashboard leads to the first project; the header shows its path', async () => {
+    const steps = page.getByTestId('first-steps');
+    await steps.waitFor();
+    assert.equal(await page.getByTestId('first-step-project').getAttribute('data-done'), 'false');
+    await page.getByTestId('first-step-project-action').click();
+    await page.waitForURL(/\/newproject\?parentfolder=\d+/);
+    await page.getByTestId('new-project-name').fill('Matchday');
+    await page.getByTestId('new-project-submit').click();
+    await page.waitForURL(/\/project\/overview\?id=\d+/);
+    const path = (await page.getByTestId('item-path').innerText()).split(/\s+/).filter(Boolean);
+    assert.deepEqual(path, ['Projects', '/', 'Matchday']);
+    await page.goto('/');
+    await page.getByTestId('first-step-project').and(page.locator('[data-done="true"]')).waitFor();
+    await page.getByTestId('first-step-server-action').waitFor();
+  });
+
+  it('the Projects folder page offers New project and New folder; a second name is refused', async () => {
+    await treeItem(page, 'Projects').click();
+    await page.waitForURL(/\/folder\?id=\d+/);
+    await page.getByTestId('folder-new-folder').waitFor();
+    await page.getByTestId('folder-new-project').click();
+    await page.waitForURL(/\/newproject\?parentfolder=\d+/);
+    await page.getByTestId('new-project-name').fill('MATCHDAY');
+    await page.getByTestId('new-project-submit').click();
+    await page.getByText('Another item in this folder already has this name.', { exact: false }).waitFor();
+    assert.match(page.url(), /\/newproject/);
+  });
+
+  it('the FTP servers folder page offers New FTP server', async () => {
+    await treeItem(page, 'FTP servers').click();
+    await page.getByTestId('folder-new-ftpserver').click();
+    await page.waitForURL(/\/newftpserver\?parentfolder=\d+/);
+    assert.deepEqual(problems.errors, []);
+  });
+});
