@@ -63,6 +63,17 @@ describe('daily use', () => {
     assert.match(page.url(), /\/newproject/);
   });
 
+  it('signed-in users go from /login, /signup and /recover to /; the team chip switches teams', async () => {
+    for (const path of ['/login', '/signup', '/recover']) {
+      await page.goto(path);
+      await page.waitForURL((url) => url.pathname === '/');
+    }
+    await page.getByTestId('first-steps').waitFor();
+    await page.getByTestId('topbar-team').click();
+    await page.getByTestId('change-team-list').waitFor();
+    await page.keyboard.press('Escape');
+  });
+
   it('the FTP servers folder page offers New FTP server', async () => {
     await treeItem(page, 'FTP servers').click();
     await page.getByTestId('folder-new-ftpserver').click();

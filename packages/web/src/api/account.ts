@@ -45,6 +45,11 @@ export const postRegister = (body: RegisterBody) => apiPost('user/register', bod
 export const postRequestPasswordReset = (body: { email: string; language: Language }) =>
   apiPost('user/resetPassword', body, { schema: okResult });
 
+export const postResendVerification = (body: { email: string; language: Language }) =>
+  apiPost('user/resendVerification', body, { schema: okResult });
+export const useResendVerification = (meta?: ErrorMeta) =>
+  useMutation({ mutationFn: postResendVerification, meta });
+
 export type ResetPasswordBody = { token: string; selector: string; password: string };
 export const putResetPassword = (body: ResetPasswordBody) =>
   apiPut('user/resetPassword', body, { schema: postLoginResponse });
