@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { newAccount, registerVerified, signIn } from './support/accounts.ts';
 import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
 import { freePort, startServer, type TestServer } from './support/server.ts';
-import { treeItem } from './support/team-api.ts';
+import { rootFolderId, teamApi, treeItem } from './support/team-api.ts';
 
 describe('daily use', () => {
   let server: TestServer;
@@ -72,6 +72,30 @@ describe('daily use', () => {
     await page.getByTestId('topbar-team').click();
     await page.getByTestId('change-team-list').waitFor();
     await page.keyboard.press('Escape');
+  });
+
+  it('destination changes confirm with a snackbar; removal asks first (item 9)', async () => {
+    const api = await teamApi(page, server);
+    const projects = await rootFolderId(api, 'projects');
+    const { projectId } = await api.post<{ projectId: number }>('project', {
+      name: 'Hub',
+      parentFolderId: projects,
+    });
+    const desk = await api.post<{ projectId: number }>('project', { name: 'Desk', parentFolderId: projects });
+    await api.post(`project/${projectId}/destinationproject/${desk.projectId}`);
+    await page.goto(`/project/destinations?id=${projectId}`);
+    const row = page.getByTestId('destination-project-Desk');
+    await row.getByTestId('destination-enabled').locator('input').uncheck();
+    await page.getByText('Desk is paused: no files are sent there.').waitFor();
+    await row.getByTestId('destination-remove').click();
+    await page.getByTestId('destination-remove-confirm').waitFor();
+    await page.getByTestId('destination-remove-confirm-cancel').click();
+    await page.getByTestId('destination-remove-confirm').waitFor({ state: 'hidden' });
+    assert.equal(await row.count(), 1, 'cancel keeps the destination');
+    await row.getByTestId('destination-remove').click();
+    await page.getByTestId('destination-remove-confirm-confirm').click();
+    await page.getByText('Desk is no longer a destination.').waitFor();
+    await row.waitFor({ state: 'detached' });
   });
 
   it('the FTP servers folder page offers New FTP server', async () => {
