@@ -98,6 +98,30 @@ describe('daily use', () => {
     await row.waitFor({ state: 'detached' });
   });
 
+  it('after deleting an FTP server from its page the app does not ask for it again', async () => {
+    const api = await teamApi(page, server);
+    const parent = await rootFolderId(api, 'ftpservers');
+    const { ftpserverid } = await api.post<{ ftpserverid: number }>('ftpserver', {
+      name: 'Gone soon',
+      host: 'h.example.com',
+      protocol: 'sftp',
+      username: 'u',
+      password: 'p',
+      parentFolderId: parent,
+    });
+    await page.goto(`/ftpserver?id=${ftpserverid}`);
+    await page.getByRole('heading', { name: 'Gone soon' }).waitFor();
+    const notFound: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) notFound.push(response.url());
+    });
+    await page.getByTestId('ftpserver-delete').click();
+    await page.getByTestId('ftpserver-delete-dialog-confirm').click();
+    await page.waitForURL(/\/team\/ftpservers/);
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(notFound, []);
+  });
+
   it('the FTP servers folder page offers New FTP server', async () => {
     await treeItem(page, 'FTP servers').click();
     await page.getByTestId('folder-new-ftpserver').click();

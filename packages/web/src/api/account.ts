@@ -2,6 +2,7 @@
 import { getUserInfoResponse, postLoginResponse, type UserInfo } from '@photorelay/contract/account';
 import { okResult } from '@photorelay/contract/common';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { closeSnackbar } from 'notistack';
 import { allTeamsScope, apiGet, apiPost, apiPut } from './client.ts';
 import type { ErrorMeta } from './query-client.ts';
 
@@ -96,6 +97,8 @@ export function useLogout() {
       // The user info query is updated in place (not removed) so that every observer hears of it.
       queryClient.setQueryData(accountKeys.userInfo(), { logged_in: false } satisfies UserInfo);
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== accountKeys.all[0] });
+      // A message of the session must not stay on the sign-in page (issue 16 bugs).
+      closeSnackbar();
     },
   });
 }

@@ -1,7 +1,7 @@
 // /project/{tab}?id (spec §2 'Project tabs'): overview, destinations, metadata, script, protocol.
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
-import { Box, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Box, Chip, Stack, Tab, Tabs } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useLocation, useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
