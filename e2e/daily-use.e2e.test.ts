@@ -122,6 +122,22 @@ describe('daily use', () => {
     assert.deepEqual(notFound, []);
   });
 
+  it("the invite dialog's address message follows one rule: after leaving the field", async () => {
+    await page.goto('/users');
+    await page.getByTestId('users-add').click();
+    const dialog = page.getByTestId('invite-dialog');
+    const field = dialog.getByTestId('invite-email');
+    const message = dialog.getByText('Keine gültige Email Adresse');
+    await field.fill('ines@example.c');
+    await page.waitForTimeout(300);
+    assert.equal(await message.count(), 0, 'not while first typing, even when it looks complete');
+    await field.blur();
+    await message.waitFor();
+    await field.fill('ines@example.com');
+    await message.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+  });
+
   it('the FTP servers folder page offers New FTP server', async () => {
     await treeItem(page, 'FTP servers').click();
     await page.getByTestId('folder-new-ftpserver').click();
