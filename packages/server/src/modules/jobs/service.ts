@@ -66,10 +66,11 @@ export async function summary(db: Db, member: Member) {
   const rows = await q.summary(db, member.teamId);
   return rows
     .filter((r) => access.can(r.folder_id, 'read'))
-    .map(({ projectid, project, ftpserver, jobcount, failedjobcount }) => ({
+    .map(({ projectid, project, ftpserver, destination, jobcount, failedjobcount }) => ({
       projectid,
       project,
       ftpserver,
+      destination,
       jobcount,
       failedjobcount,
     }));

@@ -1,4 +1,5 @@
 // '/' for members (spec §2 reading A): summary of transfer jobs per project.
+import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
 import PhotoLibraryOutlinedIcon from '@mui/icons-material/PhotoLibraryOutlined';
@@ -46,7 +47,19 @@ function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boole
           <TableCell>
             <ItemLink to={`/project/overview?id=${row.projectid}`}>{row.project}</ItemLink>
           </TableCell>
-          <TableCell sx={{ color: 'text.secondary' }}>{row.ftpserver || '–'}</TableCell>
+          <TableCell sx={{ color: 'text.secondary' }}>
+            {row.destination === 'project' ? (
+              <Chip
+                size="small"
+                variant="outlined"
+                icon={<AccountTreeOutlinedIcon />}
+                label={t('summary.destinationProject', { name: row.ftpserver })}
+                data-testid="summary-destination-project"
+              />
+            ) : (
+              row.ftpserver || '–'
+            )}
+          </TableCell>
           <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
             {number.format(row.jobcount)}
           </TableCell>
