@@ -14,7 +14,13 @@ export const email = emailKey.regex(emailPattern);
 export const password = z.string().min(limits.passwordMin).max(limits.passwordMax);
 export const personName = z.string().trim().min(1).max(limits.nameField);
 
-export const teamMembership = z.object({ teamid: z.uuid(), name: z.string(), ready: z.boolean() });
+export const teamMembership = z.object({
+  teamid: z.uuid(),
+  name: z.string(),
+  ready: z.boolean(),
+  /** The team owner's name (issue 16 item 10: whom to ask for access). */
+  owner: z.string().optional(),
+});
 
 export const groupInfo = z.object({
   dbgroupid: z.number(),
@@ -57,6 +63,11 @@ export const postRegisterBody = z.object({
 });
 
 export const postResetPasswordBody = z.object({
+  email: emailKey,
+  language: z.enum(['en', 'de']).optional(),
+});
+/** Issue 16 item 10: an unverified login may ask for the verification mail again. */
+export const postResendVerificationBody = z.object({
   email: emailKey,
   language: z.enum(['en', 'de']).optional(),
 });

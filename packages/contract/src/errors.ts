@@ -9,6 +9,8 @@ export const errorCodes = {
   NotFound: 404,
   UserAlreadyExists: 409,
   Conflict: 409,
+  /** Another project, FTP server or folder of that name (any case) is in the folder. */
+  NameTaken: 409,
   InvalidToken: 400,
   TooManyRequests: 429,
   SendMailFailed: 502,

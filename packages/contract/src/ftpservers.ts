@@ -85,6 +85,7 @@ export const createFtpServer = teamRoute({
   path: '/ftpserver',
   body: ftpServerBody,
   response: postFtpServerResponse,
+  errors: ['NameTaken'],
   access: forNode('write', { kind: 'folder', body: 'parentFolderId' }),
 });
 
@@ -95,6 +96,7 @@ export const updateFtpServer = teamRoute({
   params: serverParams,
   body: z.union([ftpServerBody, renameFtpServerBody]),
   response: okResult,
+  errors: ['NameTaken'],
   access: serverNode('write'),
 });
 

@@ -32,6 +32,8 @@ export const summaryRow = z.object({
   projectid: z.number(),
   project: z.string(),
   ftpserver: z.string(),
+  /** What `ftpserver` names: an FTP server or a destination project (issue 16 bugs). */
+  destination: z.enum(['ftpserver', 'project']),
   jobcount: z.number(),
   failedjobcount: z.number(),
   /** Issue 15: deliveries of pictures that could not be stamped, held or sent unstamped. */

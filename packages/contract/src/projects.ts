@@ -15,9 +15,11 @@ export const projectFtpServer = z.object({
   defaultpath: z.string(),
   overridepath: z.string().nullable(),
   enabled: z.boolean(),
+  /** False when the member may read the project but not the server (its host stays hidden). */
+  readable: z.boolean(),
 });
 export const namedRef = z.object({ id: z.number(), name: z.string() });
-export const destinationProject = namedRef.extend({ enabled: z.boolean() });
+export const destinationProject = namedRef.extend({ enabled: z.boolean(), readable: z.boolean() });
 
 export const project = z.object({
   projectid: z.number(),

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { startCommandRunner } from './commands/runner.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Db, migrate, openDatabase } from './db/kysely.ts';
 import { listenForWakeups, notifyWorkers, wakeTopics } from './db/wake-channel.ts';
+import { createLog } from './log.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import './modules/metadata/processing-step.ts';
 // After the metadata step: scripts see what the template produced.
@@ -42,7 +43,7 @@ export async function startPhotoRelay(
   } = {},
 ): Promise<Running> {
   const role = options.role ?? 'all';
-  const log = options.log ?? pino({ level: config.LOG_LEVEL });
+  const log = options.log ?? createLog(config.LOG_LEVEL);
   secureDataDir(config.DATA_DIR);
   const db =
     options.db ??

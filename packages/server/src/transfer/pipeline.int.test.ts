@@ -333,6 +333,17 @@ describe('project to project', () => {
     assert.equal(sha(fs.readFileSync(agency.fileOf(3, `p2p-${team.teamId}/match/IMG_1.JPG`))), sha(bytes));
     await new Promise((r) => setTimeout(r, 300));
     assert.equal((await jobsOf(c, team.teamUuid, source.id)).count, 1);
+    // The dashboard tells a destination project from an FTP server (issue 16 bugs).
+    const summary = await c.post<{
+      summary: Array<{ project: string; ftpserver: string; destination: string }>;
+    }>(`/api/${team.teamUuid}/jobs/summary`);
+    assert.deepEqual(
+      summary.body.summary.map((s) => [s.project, s.ftpserver, s.destination]),
+      [
+        ['Source', 'Target', 'project'],
+        ['Target', 'Agency ftp', 'ftpserver'],
+      ],
+    );
   });
 });
 

@@ -2,6 +2,7 @@
 import { getUserInfoResponse, postLoginResponse, type UserInfo } from '@photorelay/contract/account';
 import { okResult } from '@photorelay/contract/common';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { closeSnackbar } from 'notistack';
 import { allTeamsScope, apiGet, apiPost, apiPut } from './client.ts';
 import type { ErrorMeta } from './query-client.ts';
 
@@ -44,6 +45,11 @@ export const postRegister = (body: RegisterBody) => apiPost('user/register', bod
 
 export const postRequestPasswordReset = (body: { email: string; language: Language }) =>
   apiPost('user/resetPassword', body, { schema: okResult });
+
+export const postResendVerification = (body: { email: string; language: Language }) =>
+  apiPost('user/resendVerification', body, { schema: okResult });
+export const useResendVerification = (meta?: ErrorMeta) =>
+  useMutation({ mutationFn: postResendVerification, meta });
 
 export type ResetPasswordBody = { token: string; selector: string; password: string };
 export const putResetPassword = (body: ResetPasswordBody) =>
@@ -91,6 +97,8 @@ export function useLogout() {
       // The user info query is updated in place (not removed) so that every observer hears of it.
       queryClient.setQueryData(accountKeys.userInfo(), { logged_in: false } satisfies UserInfo);
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== accountKeys.all[0] });
+      // A message of the session must not stay on the sign-in page (issue 16 bugs).
+      closeSnackbar();
     },
   });
 }

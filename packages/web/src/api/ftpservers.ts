@@ -72,9 +72,12 @@ export const useFtpServer = (teamUuid: string, id: number) =>
 function useInvalidateServers(teamUuid: string) {
   const queryClient = useQueryClient();
   // Names of servers also show in the tree, on projects' destination lists and in job lists.
-  return () =>
+  return (except?: readonly unknown[]) =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ftpServerKeys.all(teamUuid) }),
+      queryClient.invalidateQueries({
+        queryKey: ftpServerKeys.all(teamUuid),
+        predicate: (query) => !except || JSON.stringify(query.queryKey) !== JSON.stringify(except),
+      }),
       queryClient.invalidateQueries({ queryKey: folderKeys.all(teamUuid) }),
       queryClient.invalidateQueries({ queryKey: projectKeys.all(teamUuid) }),
       queryClient.invalidateQueries({ queryKey: jobKeys.summary(teamUuid) }),
@@ -85,7 +88,7 @@ export function useCreateFtpServer(teamUuid: string) {
   const invalidate = useInvalidateServers(teamUuid);
   return useMutation({
     mutationFn: (body: FtpServerInput) => postFtpServer(teamUuid, body),
-    onSuccess: invalidate,
+    onSuccess: () => invalidate(),
   });
 }
 
@@ -93,7 +96,7 @@ export function useSaveFtpServer(teamUuid: string) {
   const invalidate = useInvalidateServers(teamUuid);
   return useMutation({
     mutationFn: ({ id, body }: { id: number; body: FtpServerInput }) => putFtpServer(teamUuid, id, body),
-    onSuccess: invalidate,
+    onSuccess: () => invalidate(),
   });
 }
 
@@ -101,7 +104,7 @@ export function useRenameFtpServer(teamUuid: string) {
   const invalidate = useInvalidateServers(teamUuid);
   return useMutation({
     mutationFn: ({ id, name }: { id: number; name: string }) => putFtpServerName(teamUuid, id, name),
-    onSettled: invalidate,
+    onSettled: () => invalidate(),
   });
 }
 
@@ -111,8 +114,11 @@ export function useDeleteFtpServer(teamUuid: string) {
   return useMutation({
     mutationFn: (id: number) => deleteFtpServer(teamUuid, id),
     onSuccess: (_answer, id) => {
-      queryClient.removeQueries({ queryKey: ftpServerKeys.detail(teamUuid, id) });
-      return invalidate();
+      // The deleted server's page is still mounted until it navigates away: removing or
+      // invalidating its query would fetch it again (a 404, issue 16 bugs). It is left to expire.
+      const gone = ftpServerKeys.detail(teamUuid, id);
+      void queryClient.cancelQueries({ queryKey: gone, exact: true });
+      return invalidate(gone);
     },
   });
 }

@@ -11,6 +11,8 @@ export type JobSummaryRow = {
   projectid: number;
   project: string;
   ftpserver: string | null;
+  /** Older servers do not send it: then it is an FTP server. */
+  destination?: 'ftpserver' | 'project';
   jobcount: number;
   failedjobcount: number;
   /** Issue 15: deliveries of pictures that could not be stamped, held back or sent unstamped. */

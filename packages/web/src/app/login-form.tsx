@@ -5,7 +5,7 @@ import { limits } from '@photorelay/contract/limits';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { useLogin } from '../api/account.ts';
+import { useLogin, useResendVerification } from '../api/account.ts';
 import { ApiError } from '../api/client.ts';
 import { useCompleteLogin } from './session.ts';
 
@@ -15,7 +15,7 @@ type LoginProblem = 'invalidLogin' | 'emailNotVerified' | 'tooManyRequests';
 const loginErrorMeta = { handlesError: (error: Error) => error instanceof ApiError };
 
 export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
-  const { t } = useTranslation('login');
+  const { t, i18n } = useTranslation('login');
   const navigate = useNavigate();
   const login = useLogin(loginErrorMeta);
   const completeLogin = useCompleteLogin();
@@ -24,6 +24,7 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
   const [rememberMe, setRememberMe] = useState(true);
   const [problem, setProblem] = useState<LoginProblem | null>(null);
   const [finishing, setFinishing] = useState(false);
+  const resend = useResendVerification();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -57,8 +58,31 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
     <Box component="form" onSubmit={submit} noValidate data-testid="login-form">
       <Stack spacing={2.25}>
         {problem && (
-          <Alert severity="warning" data-testid={`login-${problem}`}>
+          <Alert
+            severity="warning"
+            data-testid={`login-${problem}`}
+            action={
+              problem === 'emailNotVerified' && !resend.isSuccess ? (
+                <Button
+                  color="inherit"
+                  size="small"
+                  disabled={resend.isPending}
+                  onClick={() =>
+                    resend.mutate({ email: email.trim(), language: i18n.language === 'de' ? 'de' : 'en' })
+                  }
+                  data-testid="login-resend-verification"
+                >
+                  {t('resendVerification')}
+                </Button>
+              ) : undefined
+            }
+          >
             {t(`problems.${problem}`)}
+            {problem === 'emailNotVerified' && resend.isSuccess && (
+              <Box component="span" sx={{ display: 'block' }} data-testid="login-verification-sent">
+                {t('verificationSent')}
+              </Box>
+            )}
           </Alert>
         )}
         <TextField

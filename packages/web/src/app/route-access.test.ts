@@ -35,6 +35,13 @@ describe('route guard (spec §2)', () => {
     }
   });
 
+  it('sends signed-in users away from the sign-in pages to / (issue 16 item 10)', () => {
+    for (const pathname of ['/login', '/signup', '/recover', '/Login/']) {
+      assert.equal(guardRedirect({ pathname, loggedIn: true, team: ready }), '/', pathname);
+    }
+    assert.equal(guardRedirect({ pathname: '/verify', loggedIn: true, team: ready }), null);
+  });
+
   it('matches paths case-insensitively and ignores a trailing slash', () => {
     assert.equal(guardRedirect({ pathname: '/resetpassword/', loggedIn: false, team: null }), null);
     assert.equal(guardRedirect({ pathname: '/USERS', loggedIn: false, team: null }), '/');

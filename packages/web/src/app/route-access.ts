@@ -25,6 +25,9 @@ const teamFreePaths = new Set([
   '/acceptinvitation',
 ]);
 
+/** Pages for signing in; a signed-in user opening one goes to the dashboard (issue 16 item 10). */
+const signInPaths = new Set(['/login', '/signup', '/recover']);
+
 export type GuardInput = {
   pathname: string;
   loggedIn: boolean;
@@ -41,6 +44,7 @@ export const normalizePath = (pathname: string) => {
 export function guardRedirect({ pathname, loggedIn, team }: GuardInput): string | null {
   const path = normalizePath(pathname);
   if (!loggedIn) return loggedOutPaths.has(path) ? null : '/';
+  if (signInPaths.has(path)) return '/';
   if (teamFreePaths.has(path)) return null;
   if (!team) return '/noteam';
   if (!team.ready) return '/teamnotready';

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
 import type { TokenKind } from '../../db/schema.ts';
 
@@ -175,6 +176,19 @@ export const listMemberships = (db: Db, userId: number) =>
     .selectFrom('team_members')
     .innerJoin('teams', 'teams.id', 'team_members.team_id')
     .select(['teams.id', 'teams.uuid', 'teams.name', 'teams.ready'])
+    // The owner's name, for members without rights who must ask for access (issue 16 item 10).
+    .select((eb) =>
+      eb
+        .selectFrom('team_members as om')
+        .innerJoin('groups as og', 'og.id', 'om.group_id')
+        .innerJoin('users as ou', 'ou.id', 'om.user_id')
+        .select(sql<string>`trim(ou.first_name || ' ' || ou.last_name)`.as('owner_name'))
+        .where('om.team_id', '=', eb.ref('teams.id'))
+        .where('og.name', '=', 'Owner')
+        .orderBy('om.created_at')
+        .limit(1)
+        .as('owner_name'),
+    )
     .where('team_members.user_id', '=', userId)
     .orderBy('team_members.created_at')
     .orderBy('teams.id')

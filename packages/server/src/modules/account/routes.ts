@@ -70,6 +70,18 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     app.post(
+      '/user/resendVerification',
+      {
+        schema: { body: c.postResendVerificationBody, response: { 200: okResult } },
+        preHandler: limits.mailing('resendVerification'),
+      },
+      async (request) => {
+        await account.resendVerification(ctx, request.body);
+        return ok;
+      },
+    );
+
+    app.post(
       '/user/verify',
       { schema: { body: c.postVerifyBody, response: { 200: okResult } } },
       async (request) => {

@@ -130,7 +130,12 @@ export async function userInfo(db: Db, user: SessionUser | null) {
     firstName: user.firstName,
     lastName: user.lastName,
     currentTeam: current?.uuid ?? null,
-    member_of: memberships.map((m) => ({ teamid: m.uuid, name: m.name, ready: m.ready })),
+    member_of: memberships.map((m) => ({
+      teamid: m.uuid,
+      name: m.name,
+      ready: m.ready,
+      owner: m.owner_name ?? '',
+    })),
   };
 }
 
@@ -232,6 +237,27 @@ export async function requestPasswordReset(ctx: AppContext, input: { email: stri
   ctx.mailer
     .send({ to: email, link, ...accountMail('reset', language, link) })
     .catch((error: unknown) => ctx.log.warn({ err: error, to: email }, 'password reset mail failed'));
+}
+
+/**
+ * Sends the verification mail again (issue 16 item 10). Unknown and verified addresses get the
+ * same answer, so the call tells nobody which addresses have an account.
+ */
+export async function resendVerification(ctx: AppContext, input: { email: string; language?: Language }) {
+  const email = normalizeEmail(input.email);
+  const user = await q.findUserByEmail(ctx.db, email);
+  if (!user || user.email_verified) return;
+  const { selector, token } = await issueToken(ctx.db, {
+    kind: 'verify',
+    email,
+    userId: user.id,
+    teamId: null,
+  });
+  const link = `${ctx.config.publicUrl}/verify?token=${token}&selector=${selector}`;
+  const language = input.language ?? asLanguage(user.language);
+  ctx.mailer
+    .send({ to: email, link, ...accountMail('verify', language, link) })
+    .catch((error: unknown) => ctx.log.warn({ err: error, to: email }, 'verification mail failed'));
 }
 
 /** Sets the new password, ends every other session of the user and logs in. */

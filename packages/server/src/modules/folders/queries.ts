@@ -95,7 +95,7 @@ export async function countFolderChildren(db: Db, teamId: number, id: number): P
 export const findProjectFolder = (db: Db, teamId: number, projectId: number) =>
   db
     .selectFrom('projects')
-    .select(['id', 'folder_id'])
+    .select(['id', 'folder_id', 'name'])
     .where('team_id', '=', teamId)
     .where('id', '=', projectId)
     .executeTakeFirst();
@@ -103,7 +103,7 @@ export const findProjectFolder = (db: Db, teamId: number, projectId: number) =>
 export const findFtpServerFolder = (db: Db, teamId: number, id: number) =>
   db
     .selectFrom('ftp_servers')
-    .select(['id', 'folder_id'])
+    .select(['id', 'folder_id', 'name'])
     .where('team_id', '=', teamId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -166,3 +166,28 @@ export async function upsertGroupPermission(
 
 export const deleteUserPermissionsInTeam = (db: Db, teamId: number, userId: number) =>
   db.deleteFrom('folder_permissions').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
+
+export type NamedKind = 'folder' | 'project' | 'ftpserver';
+const namedTables = {
+  folder: { table: 'folders', parent: 'parent_id' },
+  project: { table: 'projects', parent: 'folder_id' },
+  ftpserver: { table: 'ftp_servers', parent: 'folder_id' },
+} as const;
+
+/** Whether another item of this kind in the folder has the name, ignoring case. */
+export async function isNameTaken(
+  db: Db,
+  teamId: number,
+  kind: NamedKind,
+  folderId: number,
+  name: string,
+  exceptId: number,
+): Promise<boolean> {
+  const { table, parent } = namedTables[kind];
+  const found = await sql<{ id: number }>`
+    select id from ${sql.table(table)}
+    where team_id = ${teamId} and ${sql.ref(parent)} = ${folderId}
+      and lower(name) = lower(${name.trim()}) and id <> ${exceptId}
+    limit 1`.execute(db);
+  return found.rows.length > 0;
+}

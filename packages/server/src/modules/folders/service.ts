@@ -7,6 +7,7 @@ import type { Member } from '../teams/service.ts';
 import { loadAccess, normalizePermissions, requirePermission } from './permissions.ts';
 import * as q from './queries.ts';
 import { buildTree } from './tree.ts';
+import { requireFreeName } from './unique-names.ts';
 
 export async function folderTree(db: Db, member: Member): Promise<TreeNode[]> {
   const [access, rows, permissionRows] = await Promise.all([
@@ -56,6 +57,7 @@ export async function createFolder(
   if (input.type && input.type !== 'folders' && input.type !== parent.type) {
     throw new AppError('ValidationError', `A folder in ${parent.type} must be of type ${parent.type}`);
   }
+  await requireFreeName(db, member.teamId, 'folder', parent.id, input.name);
   const row = await q.insertFolder(db, {
     teamId: member.teamId,
     parentId: parent.id,
@@ -70,6 +72,7 @@ export async function renameFolder(db: Db, member: Member, folderId: number, nam
   const folder = await requireFolder(db, member, folderId);
   requirePermission(access, folder.id, 'write');
   if (folder.parent_id === null) throw new AppError('ValidationError', 'Root folders cannot be renamed');
+  await requireFreeName(db, member.teamId, 'folder', folder.parent_id, name, folder.id);
   await q.renameFolder(db, member.teamId, folder.id, name);
 }
 
@@ -105,6 +108,7 @@ export async function moveFolder(db: Db, member: Member, targetId: number, folde
     if (at === folder.id)
       throw new AppError('ValidationError', 'A folder cannot be moved into itself or below itself');
   }
+  await requireFreeName(db, member.teamId, 'folder', target.id, folder.name, folder.id);
   await q.setFolderParent(db, member.teamId, folder.id, target.id);
 }
 
@@ -113,6 +117,7 @@ export async function moveProject(db: Db, member: Member, targetId: number, proj
   if (!project) throw new AppError('NotFound');
   const { access, target } = await requireMoveTarget(db, member, targetId, 'projects');
   requirePermission(access, project.folder_id, 'write');
+  await requireFreeName(db, member.teamId, 'project', target.id, project.name, project.id);
   await q.setProjectFolder(db, member.teamId, project.id, target.id);
 }
 
@@ -121,6 +126,7 @@ export async function moveFtpServer(db: Db, member: Member, targetId: number, ft
   if (!server) throw new AppError('NotFound');
   const { access, target } = await requireMoveTarget(db, member, targetId, 'ftpservers');
   requirePermission(access, server.folder_id, 'write');
+  await requireFreeName(db, member.teamId, 'ftpserver', target.id, server.name, server.id);
   await q.setFtpServerFolder(db, member.teamId, server.id, target.id);
 }
 

@@ -7,6 +7,7 @@ import type { FtpServersTable } from '../../db/schema.ts';
 import { testDestination } from '../../transfer/test-connection.ts';
 import { type Access, loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as folderQueries from '../folders/queries.ts';
+import { requireFreeName } from '../folders/unique-names.ts';
 import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
 
@@ -68,6 +69,7 @@ export async function createFtpServer(ctx: AppContext, member: Member, body: Ftp
   requirePermission(await loadAccess(ctx.db, member), folder.id, 'write');
   if (folder.type !== 'ftpservers')
     throw new AppError('ValidationError', 'FTP servers belong in the ftpservers tree');
+  await requireFreeName(ctx.db, member.teamId, 'ftpserver', folder.id, body.name);
   const row = await q.insertFtpServer(
     ctx.db,
     member.teamId,
@@ -105,6 +107,7 @@ export async function updateFtpServer(
   body: Partial<FtpServerBody> & { name: string },
 ) {
   const { row } = await requireServer(ctx, member, id, 'write');
+  await requireFreeName(ctx.db, member.teamId, 'ftpserver', row.folder_id, body.name, row.id);
   if (body.host === undefined) {
     await q.updateFtpServer(ctx.db, member.teamId, row.id, { name: body.name });
     return;

@@ -334,6 +334,9 @@ export const summary = (db: Db, teamId: number) =>
       'p.name as project',
       'p.folder_id',
       sql<string>`coalesce(j.ftpservername, j.destprojectname, '')`.as('ftpserver'),
+      sql<
+        'ftpserver' | 'project'
+      >`case when j.dest_project_id is null then 'ftpserver' else 'project' end`.as('destination'),
       sql<number>`count(*)::int`.as('jobcount'),
       sql<number>`(count(*) filter (where j.state = 'failed'))::int`.as('failedjobcount'),
       sql<number>`(count(*) filter (where j.state = 'held'))::int`.as('heldjobcount'),
@@ -342,7 +345,13 @@ export const summary = (db: Db, teamId: number) =>
       ),
     ])
     .where('j.team_id', '=', teamId)
-    .groupBy(['p.id', 'p.name', 'p.folder_id', sql`coalesce(j.ftpservername, j.destprojectname, '')`])
+    .groupBy([
+      'p.id',
+      'p.name',
+      'p.folder_id',
+      sql`coalesce(j.ftpservername, j.destprojectname, '')`,
+      sql`case when j.dest_project_id is null then 'ftpserver' else 'project' end`,
+    ])
     .orderBy('p.name')
     .orderBy(sql`coalesce(j.ftpservername, j.destprojectname, '')`)
     .execute();

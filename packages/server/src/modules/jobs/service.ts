@@ -66,15 +66,27 @@ export async function summary(db: Db, member: Member) {
   const rows = await q.summary(db, member.teamId);
   return rows
     .filter((r) => access.can(r.folder_id, 'read'))
-    .map(({ projectid, project, ftpserver, jobcount, failedjobcount, heldjobcount, unstampedjobcount }) => ({
-      projectid,
-      project,
-      ftpserver,
-      jobcount,
-      failedjobcount,
-      heldjobcount,
-      unstampedjobcount,
-    }));
+    .map(
+      ({
+        projectid,
+        project,
+        ftpserver,
+        destination,
+        jobcount,
+        failedjobcount,
+        heldjobcount,
+        unstampedjobcount,
+      }) => ({
+        projectid,
+        project,
+        ftpserver,
+        destination,
+        jobcount,
+        failedjobcount,
+        heldjobcount,
+        unstampedjobcount,
+      }),
+    );
 }
 
 /** 'Retry now' on the protocol tab. */

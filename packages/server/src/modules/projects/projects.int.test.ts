@@ -16,7 +16,15 @@ type ProjectBody = {
     canWrite: boolean;
     ftpAccounts: Array<{ username: string; password: string }>;
     ingest: { host: string; ftpPort: number; sftpPort: number };
-    ftpServers: Array<{ id: number; path: string; overridepath: string | null; enabled: boolean }>;
+    ftpServers: Array<{
+      id: number;
+      name: string;
+      host: string;
+      path: string;
+      overridepath: string | null;
+      enabled: boolean;
+      readable: boolean;
+    }>;
     otherFtpServers: Array<{ id: number }>;
     otherProjects: Array<{ id: number }>;
     destinationProjects: Array<{ id: number; enabled: boolean }>;
@@ -138,6 +146,13 @@ test('read-only members see the project but cannot change it; unreadable servers
   assert.equal(view.status, 200);
   assert.equal(view.body.project.canWrite, false);
   assert.deepEqual(view.body.project.otherFtpServers, [], 'servers they cannot read are not offered');
+  // Readers still see where the project delivers (issue 16 item 4), by name, path and state only.
+  assert.equal((await c.post(`${base}/project/${p}/ftpserver/${sid}`)).status, 200);
+  const linked = (await reader.client.get<ProjectBody>(`${base}/project/${p}`)).body.project;
+  assert.deepEqual(
+    linked.ftpServers.map((s) => [s.id, s.name, s.path, s.enabled, s.host, s.readable]),
+    [[sid, 'hidden', '', true, '', false]],
+  );
   assert.equal((await reader.client.put(`${base}/project/${p}`, { name: 'mine' })).status, 403);
   assert.equal((await reader.client.del(`${base}/project/${p}`)).status, 403);
   assert.equal((await reader.client.get(`${base}/ftpserver/${sid}`)).status, 404);

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
 import { type Access, loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as folderQueries from '../folders/queries.ts';
+import { requireFreeName } from '../folders/unique-names.ts';
 import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
 
@@ -32,6 +33,7 @@ export async function createProject(
   requirePermission(await loadAccess(ctx.db, member), folder.id, 'write');
   if (folder.type !== 'projects')
     throw new AppError('ValidationError', 'Projects belong in the projects tree');
+  await requireFreeName(ctx.db, member.teamId, 'project', folder.id, input.name);
   // Each project has its own ingest account: a unique user name and a strong random password.
   for (let attempt = 0; ; attempt++) {
     const username = `pr${randomString(8)}`;
@@ -84,25 +86,32 @@ export async function getProject(ctx: AppContext, member: Member, id: number): P
       ftpsImplicitPort: ctx.config.FTPS_IMPLICIT_PORT ?? null,
       sftpPort: ctx.config.SFTP_PORT,
     },
-    ftpServers: servers
-      .filter((s) => readable(access, s.folder_id))
-      .map((s) => ({
+    // Readers of the project see every destination it delivers to (issue 16 item 4); a server or
+    // project they may not open is listed by name only.
+    ftpServers: servers.map((s) => {
+      const canRead = readable(access, s.folder_id);
+      return {
         id: s.id,
         dbftpserverid: s.id,
         name: s.name,
         protocol: s.protocol,
-        host: s.host,
+        host: canRead ? s.host : '',
         path: s.overridepath ?? s.defaultpath,
         defaultpath: s.defaultpath,
         overridepath: s.overridepath,
         enabled: s.enabled,
-      })),
+        readable: canRead,
+      };
+    }),
     otherFtpServers: allServers
       .filter((s) => !linkedServers.has(s.id) && readable(access, s.folder_id))
       .map(({ id, name }) => ({ id, name })),
-    destinationProjects: destinations
-      .filter((d) => readable(access, d.folder_id))
-      .map(({ id, name, enabled }) => ({ id, name, enabled })),
+    destinationProjects: destinations.map(({ id, name, enabled, folder_id }) => ({
+      id,
+      name,
+      enabled,
+      readable: readable(access, folder_id),
+    })),
     otherProjects: allProjects
       .filter((p) => p.id !== project.id && !linkedProjects.has(p.id) && readable(access, p.folder_id))
       .map(({ id, name }) => ({ id, name })),
@@ -111,6 +120,7 @@ export async function getProject(ctx: AppContext, member: Member, id: number): P
 
 export async function renameProject(ctx: AppContext, member: Member, id: number, name: string) {
   const { project } = await requireProject(ctx, member, id, 'write');
+  await requireFreeName(ctx.db, member.teamId, 'project', project.folder_id, name, project.id);
   await q.renameProject(ctx.db, member.teamId, project.id, name);
 }
 

@@ -25,9 +25,14 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       requireUser(request);
       return { debugAdmin: ctx.config.DEBUG_ADMIN };
     });
-    app.get('/health', { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => {
-      await ctx.db.selectFrom('teams').select('id').limit(1).execute();
-      return { status: 'ok' as const };
-    });
+    // Probes call it every few seconds: no request log line for each (issue 16 'Also').
+    app.get(
+      '/health',
+      { logLevel: 'silent', schema: { response: { 200: z.object({ status: z.literal('ok') }) } } },
+      async () => {
+        await ctx.db.selectFrom('teams').select('id').limit(1).execute();
+        return { status: 'ok' as const };
+      },
+    );
   };
 }

@@ -2,6 +2,7 @@ import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
 import FolderOffOutlinedIcon from '@mui/icons-material/FolderOffOutlined';
 import {
   Box,
+  Button,
   Drawer,
   List,
   ListItemButton,
@@ -16,6 +17,8 @@ import { type KeyboardEvent, type PointerEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useFolderTree } from '../../api/folders.ts';
+import { describeError } from '../errors/report-error.ts';
+import { useCurrentTeam } from '../session.ts';
 import { brand } from '../theme.ts';
 import { clampDrawerWidth, loadDrawerWidth, saveDrawerWidth } from './drawer-width.ts';
 import { FolderTree } from './folder-tree.tsx';
@@ -30,6 +33,7 @@ function DrawerContent({ teamUuid, onNavigate }: { teamUuid: string; onNavigate?
   const { t } = useTranslation('shell');
   const { pathname } = useLocation();
   const tree = useFolderTree(teamUuid);
+  const team = useCurrentTeam();
   const roots = tree.data ?? [];
 
   return (
@@ -69,13 +73,29 @@ function DrawerContent({ teamUuid, onNavigate }: { teamUuid: string; onNavigate?
           <Skeleton width="60%" />
           <Skeleton width="70%" />
         </Stack>
+      ) : tree.isError && roots.length === 0 ? (
+        // A failed load is not an empty tree (issue 16 bugs): say so and offer another try.
+        <Stack spacing={1} sx={{ px: 2.5, pt: 1, alignItems: 'flex-start' }} data-testid="folder-tree-error">
+          <Typography variant="body2" color="error">
+            {t('drawer.treeError', { error: describeError(tree.error) })}
+          </Typography>
+          <Button
+            size="small"
+            variant="outlined"
+            onClick={() => void tree.refetch()}
+            data-testid="folder-tree-retry"
+          >
+            {t('drawer.treeRetry')}
+          </Button>
+        </Stack>
       ) : roots.length > 0 ? (
         <FolderTree roots={roots} teamUuid={teamUuid} onNavigate={onNavigate} />
       ) : (
+        // Owners always see the root folders: an empty tree means no rights yet (issue 16 item 10).
         <Stack spacing={1} sx={{ px: 2.5, pt: 1, color: 'text.secondary' }} data-testid="folder-tree-empty">
           <FolderOffOutlinedIcon fontSize="small" />
           <Typography variant="body2" color="text.secondary">
-            {t('drawer.emptyTree')}
+            {team.owner ? t('drawer.askOwner', { owner: team.owner }) : t('drawer.askOwnerUnnamed')}
           </Typography>
         </Stack>
       )}

@@ -1,9 +1,11 @@
 import MenuIcon from '@mui/icons-material/Menu';
 import { AppBar, Box, Button, Chip, Container, IconButton, Stack, Toolbar } from '@mui/material';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { normalizePath } from '../route-access.ts';
 import type { Session } from '../session.ts';
+import { ChangeTeamDialog } from './change-team-dialog.tsx';
 import { LanguageButton } from './language-menu.tsx';
 import { Logo } from './logo.tsx';
 import { UserMenu } from './user-menu.tsx';
@@ -18,6 +20,7 @@ export function TopBar({ session, onOpenDrawer }: Props) {
   const path = normalizePath(pathname);
   // Visitors' pages are centered; members' pages use the full width beside the drawer.
   const centered = session.status !== 'loggedIn';
+  const [changeTeamOpen, setChangeTeamOpen] = useState(false);
 
   return (
     <AppBar position="sticky" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
@@ -38,12 +41,23 @@ export function TopBar({ session, onOpenDrawer }: Props) {
           {session.status === 'loggedIn' && (
             <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
               {session.currentTeam && (
+                // It looks like a button, so it is one: it opens the team switch (issue 16 item 10).
                 <Chip
                   label={session.currentTeam.name}
                   variant="outlined"
                   size="small"
+                  onClick={() => setChangeTeamOpen(true)}
+                  aria-label={t('userMenu.changeTeam')}
                   data-testid="topbar-team"
                   sx={{ display: { xs: 'none', sm: 'inline-flex' }, fontWeight: 500, maxWidth: 240 }}
+                />
+              )}
+              {session.currentTeam && (
+                <ChangeTeamDialog
+                  open={changeTeamOpen}
+                  onClose={() => setChangeTeamOpen(false)}
+                  teams={session.teams}
+                  currentTeamId={session.currentTeam.teamid}
                 />
               )}
               <UserMenu session={session} />

@@ -1,4 +1,5 @@
 // '/' for members (spec §2 reading A): summary of transfer jobs per project.
+import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
 import PhotoLibraryOutlinedIcon from '@mui/icons-material/PhotoLibraryOutlined';
@@ -13,6 +14,7 @@ import { ItemLink } from '../../app/item-link.tsx';
 import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 import { StatCard } from '../../app/stat-card.tsx';
+import { FirstSteps } from './first-steps.tsx';
 
 function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boolean }) {
   const { t, i18n } = useTranslation('dashboard');
@@ -45,7 +47,19 @@ function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boole
           <TableCell>
             <ItemLink to={`/project/overview?id=${row.projectid}`}>{row.project}</ItemLink>
           </TableCell>
-          <TableCell sx={{ color: 'text.secondary' }}>{row.ftpserver || '–'}</TableCell>
+          <TableCell sx={{ color: 'text.secondary' }}>
+            {row.destination === 'project' ? (
+              <Chip
+                size="small"
+                variant="outlined"
+                icon={<AccountTreeOutlinedIcon />}
+                label={t('summary.destinationProject', { name: row.ftpserver })}
+                data-testid="summary-destination-project"
+              />
+            ) : (
+              row.ftpserver || '–'
+            )}
+          </TableCell>
           <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
             {number.format(row.jobcount)}
           </TableCell>
@@ -133,6 +147,7 @@ export function DashboardPage() {
           />
         </Grid>
       </Grid>
+      {summary.isSuccess && rows.length === 0 && <FirstSteps teamUuid={team.teamid} />}
       <Card>
         <CardHeading title={t('summary.title')} subtitle={t('summary.subtitle')} />
         <SummaryTable rows={rows} loading={summary.isPending} />

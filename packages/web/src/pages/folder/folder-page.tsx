@@ -37,11 +37,13 @@ import { CardHeading } from '../../app/card-heading.tsx';
 import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
 import { DataTable } from '../../app/data-table.tsx';
 import { useGroupLabel } from '../../app/group-label.ts';
+import { ItemPath } from '../../app/item-path.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner, StatusPanel } from '../../app/page.tsx';
 import { RemoveButton } from '../../app/remove-button.tsx';
 import { ScriptPanel } from '../../app/script-panel.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 import { nodeRoute } from '../../app/shell/folder-tree.tsx';
+import { FolderCreateButtons } from './create-buttons.tsx';
 import { type Choice, PermissionDialog } from './permission-dialog.tsx';
 import { addableGroups, addableUsers, type Level, levelOf, permissionsOf } from './permission-levels.ts';
 
@@ -352,7 +354,11 @@ export function FolderPage() {
         title={title}
         subtitle={
           <Stack direction="row" spacing={1} component="span" sx={{ alignItems: 'center' }}>
-            <span>{node.isRoot ? t('subtitleRoot') : t('subtitle', { tree: rootLabel })}</span>
+            {node.isRoot ? (
+              <span>{t('subtitleRoot')}</span>
+            ) : (
+              <ItemPath teamUuid={team.teamid} nodeKey={node.key} />
+            )}
             {node.isFolderAdmin && (
               <Chip
                 component="span"
@@ -366,6 +372,7 @@ export function FolderPage() {
           </Stack>
         }
         icon={<FolderOutlinedIcon />}
+        actions={<FolderCreateButtons folder={node} teamUuid={team.teamid} />}
       />
       <Grid container spacing={3}>
         {node.isFolderAdmin ? (

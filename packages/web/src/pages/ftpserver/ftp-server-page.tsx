@@ -39,6 +39,7 @@ import {
 } from '../../api/ftpservers.ts';
 import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
 import { describeError } from '../../app/errors/report-error.ts';
+import { ItemPath } from '../../app/item-path.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 import { findNode } from '../../app/shell/tree-rules.ts';
@@ -414,7 +415,7 @@ export function FtpServerPage() {
         subtitle={
           data ? (
             <Stack direction="row" spacing={1} component="span" sx={{ alignItems: 'center' }}>
-              <span>{t('editSubtitle')}</span>
+              <ItemPath teamUuid={team.teamid} nodeKey={`ftpserver-${data.id}`} />
               {!data.canWrite && (
                 <Chip
                   component="span"

@@ -10,7 +10,6 @@ import {
   Grid,
   MenuItem,
   Stack,
-  Switch,
   TableCell,
   TableRow,
   TextField,
@@ -29,7 +28,7 @@ import {
 import { CardHeading } from '../../app/card-heading.tsx';
 import { DataTable, type DataTableColumn } from '../../app/data-table.tsx';
 import { ItemLink } from '../../app/item-link.tsx';
-import { RemoveButton } from '../../app/remove-button.tsx';
+import { DestinationControls } from './destination-controls.tsx';
 
 type Mutations = ReturnType<typeof useDestinationMutations>;
 
@@ -105,12 +104,20 @@ function PathField({
   mutations: Mutations;
 }) {
   const { t } = useTranslation('projects');
+  const { enqueueSnackbar } = useSnackbar();
   const stored = server.overridepath ?? '';
   const [value, setValue] = useState(stored);
   useEffect(() => setValue(stored), [stored]);
   const save = () => {
     if (value.trim() === stored) return;
-    mutations.change.mutate({ ref: { kind: 'ftpserver', id: server.id }, change: { path: value } });
+    // Saved on leaving the field: the snackbar says so (issue 16 item 9).
+    mutations.change.mutate(
+      { ref: { kind: 'ftpserver', id: server.id }, change: { path: value } },
+      {
+        onSuccess: () =>
+          enqueueSnackbar(t('destinations.pathSaved', { name: server.name }), { variant: 'success' }),
+      },
+    );
   };
   return (
     <TextField
@@ -249,13 +256,29 @@ export function DestinationsTab({ project, teamUuid }: { project: Project; teamU
           renderCells={(server) => (
             <>
               <TableCell>
-                <ItemLink to={`/ftpserver?id=${server.id}`}>{server.name}</ItemLink>
-                <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                  {server.protocol.toUpperCase()} · {server.host}
-                </Typography>
+                {server.readable ? (
+                  <ItemLink to={`/ftpserver?id=${server.id}`}>{server.name}</ItemLink>
+                ) : (
+                  <Typography variant="body2">{server.name}</Typography>
+                )}
+                {server.host && (
+                  <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                    {server.protocol.toUpperCase()} · {server.host}
+                  </Typography>
+                )}
               </TableCell>
               <TableCell>
-                <PathField server={server} disabled={!project.canWrite} mutations={mutations} />
+                {project.canWrite ? (
+                  <PathField server={server} disabled={false} mutations={mutations} />
+                ) : (
+                  <Typography
+                    variant="body2"
+                    sx={{ fontFamily: '"JetBrains Mono", "SFMono-Regular", Consolas, monospace' }}
+                    data-testid="destination-path-text"
+                  >
+                    {server.path || '/'}
+                  </Typography>
+                )}
               </TableCell>
             </>
           )}
@@ -282,7 +305,11 @@ export function DestinationsTab({ project, teamUuid }: { project: Project; teamU
           columns={[{ label: t('destinations.project') }]}
           renderCells={(destination) => (
             <TableCell>
-              <ItemLink to={`/project/overview?id=${destination.id}`}>{destination.name}</ItemLink>
+              {destination.readable ? (
+                <ItemLink to={`/project/overview?id=${destination.id}`}>{destination.name}</ItemLink>
+              ) : (
+                <Typography variant="body2">{destination.name}</Typography>
+              )}
             </TableCell>
           )}
           add={{
@@ -294,80 +321,5 @@ export function DestinationsTab({ project, teamUuid }: { project: Project; teamU
         />
       </Grid>
     </Grid>
-  );
-}
-
-/**
- * The switch shows the click at once; the saved state follows from the server. (A switch driven
- * only by the query would spring back until the answer and the reload arrive.)
- */
-function EnabledSwitch({
-  enabled,
-  disabled,
-  label,
-  onChange,
-}: {
-  enabled: boolean;
-  disabled: boolean;
-  label: string;
-  onChange: (enabled: boolean) => void;
-}) {
-  const [checked, setChecked] = useState(enabled);
-  useEffect(() => setChecked(enabled), [enabled]);
-  return (
-    <Switch
-      checked={checked}
-      disabled={disabled}
-      onChange={(_event, next) => {
-        setChecked(next);
-        onChange(next);
-      }}
-      slotProps={{ input: { 'aria-label': label } }}
-      data-testid="destination-enabled"
-    />
-  );
-}
-
-/** The switch and remove cells every destination row ends with, servers and projects alike. */
-function DestinationControls({
-  destination,
-  destinationRef,
-  canWrite,
-  mutations,
-}: {
-  destination: { name: string; enabled: boolean };
-  destinationRef: DestinationRef;
-  canWrite: boolean;
-  mutations: Mutations;
-}) {
-  const { t } = useTranslation('projects');
-  const { enqueueSnackbar } = useSnackbar();
-  return (
-    <>
-      <TableCell align="center">
-        <EnabledSwitch
-          enabled={destination.enabled}
-          disabled={!canWrite}
-          label={t('destinations.enabled')}
-          onChange={(enabled) => mutations.change.mutate({ ref: destinationRef, change: { enabled } })}
-        />
-      </TableCell>
-      {canWrite && (
-        <TableCell align="right">
-          <RemoveButton
-            label={t('destinations.remove', { name: destination.name })}
-            testId="destination-remove"
-            onClick={() =>
-              mutations.remove.mutate(destinationRef, {
-                onSuccess: () =>
-                  enqueueSnackbar(t('destinations.removed', { name: destination.name }), {
-                    variant: 'success',
-                  }),
-              })
-            }
-          />
-        </TableCell>
-      )}
-    </>
   );
 }

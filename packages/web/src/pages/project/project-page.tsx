@@ -1,15 +1,14 @@
 // /project/{tab}?id (spec §2 'Project tabs'): overview, destinations, metadata, script, protocol.
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
-import { Box, Breadcrumbs, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Box, Chip, Stack, Tab, Tabs } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useLocation, useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
-import { useFolderTree } from '../../api/folders.ts';
 import { type Project, useProject } from '../../api/projects.ts';
+import { ItemPath } from '../../app/item-path.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
-import { ancestorKeys, findNode } from '../../app/shell/tree-rules.ts';
 import { DestinationsTab } from './destinations-tab.tsx';
 import { MetadataTab } from './metadata-tab.tsx';
 import { OverviewTab } from './overview-tab.tsx';
@@ -25,34 +24,6 @@ const isProjectTab = (value: string | undefined): value is ProjectTab =>
 export function ProjectRedirect() {
   const { search } = useLocation();
   return <Navigate to={{ pathname: '/project/overview', search }} replace />;
-}
-
-/** Projects / Sports / Football: where the project sits in the tree. */
-function ProjectPath({ teamUuid, projectId }: { teamUuid: string; projectId: number }) {
-  const { t } = useTranslation('shell');
-  const tree = useFolderTree(teamUuid);
-  const roots = tree.data ?? [];
-  const keys = ancestorKeys(roots, (node) => node.key === `project-${projectId}`) ?? [];
-  const folders = keys
-    .map((key) => findNode(roots, (node) => node.key === key))
-    .filter((node) => node !== null);
-  if (folders.length === 0) return null;
-  return (
-    <Breadcrumbs sx={{ fontSize: '0.85rem' }} aria-label={t('drawer.tree')}>
-      {folders.map((folder) => (
-        <Typography
-          key={folder.key}
-          component={RouterLink}
-          to={`/folder?id=${folder.id}`}
-          variant="body2"
-          color="text.secondary"
-          sx={{ textDecoration: 'none', '&:hover': { textDecoration: 'underline' } }}
-        >
-          {folder.isRoot ? t(`tree.labels.${folder.type}`) : folder.name}
-        </Typography>
-      ))}
-    </Breadcrumbs>
-  );
 }
 
 function TabContent({ tab, project, teamUuid }: { tab: ProjectTab; project: Project; teamUuid: string }) {
@@ -107,7 +78,7 @@ export function ProjectPage() {
             component="span"
             sx={{ alignItems: 'center', flexWrap: 'wrap' }}
           >
-            <ProjectPath teamUuid={team.teamid} projectId={data.id} />
+            <ItemPath teamUuid={team.teamid} nodeKey={`project-${data.id}`} />
             {!data.canWrite && (
               <Chip
                 component="span"

@@ -61,11 +61,8 @@ export function InviteUserDialog({ open, teamUuid, onClose }: Props) {
         type="email"
         label={t('invite.email')}
         value={email}
-        onChange={(event) => {
-          setEmail(event.target.value);
-          // Tell about a wrong address while typing once it looks complete.
-          if (event.target.value.includes('.')) setTouched(true);
-        }}
+        // One rule (issue 16 bugs): the message appears once the field was left, then follows typing.
+        onChange={(event) => setEmail(event.target.value)}
         onBlur={() => setTouched(true)}
         error={showError}
         helperText={showError ? t('invite.invalidEmail') : t('invite.hint')}
