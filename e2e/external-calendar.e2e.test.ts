@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { newAccount, registerVerified, signIn } from './support/accounts.ts';
+import { addToTeam, newAccount, registerVerified, signIn } from './support/accounts.ts';
 import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
 import { startServer, type TestServer } from './support/server.ts';
 import { teamApi } from './support/team-api.ts';
@@ -71,7 +71,7 @@ describe('external calendar journey', () => {
     await registerVerified(server, page.request, photographer);
     await signIn(page, owner);
     const api = await teamApi(page, server);
-    await api.post('user', { email: photographer.email, language: 'en' });
+    await addToTeam(server, page.request, api, photographer.email);
     const { members } = await api.get<{ members: { dbuserid: number; email: string }[] }>('users');
     const photographerId = members.find((m) => m.email === photographer.email)?.dbuserid;
     assert.ok(photographerId);

@@ -68,3 +68,25 @@ export async function currentTeamOf(page: Page): Promise<string> {
   const teams = (info.member_of ?? []) as { teamid: string }[];
   return (teams.find((team) => team.teamid === info.currentTeam) ?? teams[0]).teamid;
 }
+
+/**
+ * Adds a verified account to the signed-in owner's team the way a person does: the owner invites
+ * the address, the account opens the mailed link (an existing account joins only by accepting).
+ */
+export async function addToTeam(
+  server: TestServer,
+  request: APIRequestContext,
+  api: { post: <T = Record<string, unknown>>(path: string, data?: unknown) => Promise<T> },
+  email: string,
+  language: 'en' | 'de' = 'en',
+) {
+  const answer = await api.post<{ result: string }>('user', { email, language });
+  if (answer.result !== 'INVITATION_PENDING') throw new Error(`invite answered ${answer.result}`);
+  const link = new URL(await server.linkFromMail(email, /invited to join|Einladung in das Team/));
+  const accept = await request.post(`${server.url}/api/user/acceptInvitation`, {
+    headers: jsonHeaders(server),
+    data: { token: link.searchParams.get('token') },
+  });
+  if (!accept.ok())
+    throw new Error(`accepting the invitation failed: ${accept.status()} ${await accept.text()}`);
+}
