@@ -62,6 +62,9 @@ test("a Test's password is stored sealed, cleared when it finishes, and the row 
   assert.ok(waiting?.includes('sealed'), waiting);
   for (const secret of [password, 'camera-user', '127.0.0.1']) assert.ok(!waiting?.includes(secret), secret);
 
+  // End the Test by dropping its connection once it has one (the runner may not have taken it yet).
+  for (let i = 0; held.size === 0 && i < 200; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(held.size > 0, 'the Test connected to the silent host');
   for (const socket of held) socket.destroy();
   const failed = await waitForCommand(c, team.teamUuid, started.body.commandId, started.body.token);
   assert.equal(failed.state, 'error');
