@@ -82,7 +82,12 @@ describe('scripts in the upload pipeline', () => {
     const team = await makeTeam(server);
     const c = team.owner.client;
     const { source, web } = await routedProject(team);
-    const stored = await storeScript(c, team, { dbprojectid: source.id }, "meta.set('caption', 'one');\nnull.boom;");
+    const stored = await storeScript(
+      c,
+      team,
+      { dbprojectid: source.id },
+      "meta.set('caption', 'one');\nnull.boom;",
+    );
     assert.equal(stored.state, 'ok', JSON.stringify(stored.detail));
     await ftpUpload(source.ftpPort, source.account, 'IMG_2.jpg', readImage('exiftool-IPTC.jpg'));
     const failed = await waitForJobs(
