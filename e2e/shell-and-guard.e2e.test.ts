@@ -212,8 +212,8 @@ describe('app shell and route guard', () => {
       // Another team's (or no) project is simply not there.
       await page.getByTestId('project-not-found').waitFor();
       await page.goto('/calendar');
-      await page.getByTestId('coming-soon').waitFor();
-      await screenshot(page, '31-coming-soon');
+      await page.getByTestId('calendar-page').waitFor();
+      await screenshot(page, '31-calendar');
       await page.goto('/no/such/page');
       await page.getByTestId('not-found').waitFor();
       await screenshot(page, '32-not-found');

@@ -13,7 +13,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps: the server would publish the app's sources with them (issue 10, item 11).
+    sourcemap: false,
     rolldownOptions: {
       output: {
         // Long-lived vendor chunks so an app update does not re-download the libraries.

@@ -3,7 +3,14 @@ import { limits } from './limits.ts';
 
 // Spec §5: 'Invalid e-mail.'; a standard address pattern.
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
-export const email = z.string().trim().toLowerCase().max(limits.emailField).regex(emailPattern);
+/**
+ * The one spelling of an address used as a key (accounts, rate limits, invitations): trimmed,
+ * lower-case, NFC. Spellings that differ only in case, spaces or Unicode composition are one account.
+ */
+export const normalizeEmail = (value: string) => value.trim().toLowerCase().normalize('NFC');
+/** Any address field that names an account: normalised before its other checks. */
+export const emailKey = z.string().max(limits.emailField).overwrite(normalizeEmail);
+export const email = emailKey.regex(emailPattern);
 export const password = z.string().min(limits.passwordMin).max(limits.passwordMax);
 export const personName = z.string().trim().min(1).max(limits.nameField);
 
@@ -17,7 +24,7 @@ export const groupInfo = z.object({
 });
 
 export const postLoginBody = z.object({
-  email: z.string().max(limits.emailField),
+  email: emailKey,
   password: z.string().max(limits.passwordMax),
   rememberme: z.boolean().optional(),
 });
@@ -50,7 +57,7 @@ export const postRegisterBody = z.object({
 });
 
 export const postResetPasswordBody = z.object({
-  email: z.string().max(limits.emailField),
+  email: emailKey,
   language: z.enum(['en', 'de']).optional(),
 });
 export const putResetPasswordBody = z.object({
@@ -62,6 +69,8 @@ export const postVerifyBody = z.object({
   token: z.string().min(1).max(200),
   selector: z.string().min(1).max(200),
 });
+/** The link mailed to an existing account invited to a team: `selector.token`. */
+export const postAcceptInvitationBody = z.object({ token: z.string().min(1).max(200) });
 export const acceptInviteBody = z.object({
   email,
   firstName: personName,

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { idParam } from './common.ts';
 
 export const commandStarted = z.object({ result: z.literal('OK'), commandId: z.number(), token: z.string() });
 export const commandStateParams = z.object({
   teamUuid: z.uuid(),
-  commandId: z.coerce.number().int().positive(),
+  commandId: idParam,
   token: z.string().max(100),
 });
 export const commandStateResponse = z.object({

@@ -13,6 +13,7 @@ export const errorCodes = {
   TooManyRequests: 429,
   SendMailFailed: 502,
   PayloadTooLarge: 413,
+  QuotaExceeded: 413,
   InternalError: 500,
 } as const;
 

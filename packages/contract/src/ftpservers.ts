@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { commandStarted } from './commands.ts';
+import { idParam, okResult } from './common.ts';
 import { ftpProtocols, limits } from './limits.ts';
+import { forMembers, forNode, teamRoute } from './route.ts';
 
 const field = z.string().max(limits.ftpServerField);
 // Spec §5: port optional, digits only, 1 to 65535.
@@ -53,4 +56,61 @@ export const testFtpServerBody = z.object({
   protocol: z.enum(ftpProtocols).default('ftp'),
   /** With an empty password: test with the stored one of this server. */
   ftpserverid: z.number().int().positive().optional(),
+});
+
+// ---- routes (spec §7 "FTP servers") ----
+
+const serverNode = (needs: 'read' | 'write') => forNode(needs, { kind: 'ftpserver', param: 'id' });
+const serverParams = z.object({ id: idParam });
+/** The tree's inline rename sends only a name. */
+export const renameFtpServerBody = z.object({ name: ftpServerBody.shape.name });
+
+export const listFtpServers = teamRoute({
+  method: 'GET',
+  path: '/ftpservers',
+  response: getFtpServersResponse,
+  access: forMembers,
+});
+
+export const getFtpServer = teamRoute({
+  method: 'GET',
+  path: '/ftpserver/:id',
+  params: serverParams,
+  response: getFtpServerResponse,
+  access: serverNode('read'),
+});
+
+export const createFtpServer = teamRoute({
+  method: 'POST',
+  path: '/ftpserver',
+  body: ftpServerBody,
+  response: postFtpServerResponse,
+  access: forNode('write', { kind: 'folder', body: 'parentFolderId' }),
+});
+
+/** The whole form saves; a body with just a name renames. */
+export const updateFtpServer = teamRoute({
+  method: 'PUT',
+  path: '/ftpserver/:id',
+  params: serverParams,
+  body: z.union([ftpServerBody, renameFtpServerBody]),
+  response: okResult,
+  access: serverNode('write'),
+});
+
+export const deleteFtpServer = teamRoute({
+  method: 'DELETE',
+  path: '/ftpserver/:id',
+  params: serverParams,
+  response: okResult,
+  access: serverNode('write'),
+});
+
+/** 'Test': an async command (spec §7 "Async commands"). */
+export const testFtpServer = teamRoute({
+  method: 'POST',
+  path: '/command/testftpserver',
+  body: testFtpServerBody,
+  response: commandStarted,
+  access: forMembers,
 });

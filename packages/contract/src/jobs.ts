@@ -6,6 +6,7 @@ export const jobStates = [
   'failed',
   'succeeded',
   'duplicate',
+  'held',
   'rejected',
   'skipped',
 ] as const;
@@ -33,5 +34,8 @@ export const summaryRow = z.object({
   ftpserver: z.string(),
   jobcount: z.number(),
   failedjobcount: z.number(),
+  /** Issue 15: deliveries of pictures that could not be stamped, held or sent unstamped. */
+  heldjobcount: z.number().optional(),
+  unstampedjobcount: z.number().optional(),
 });
 export const postSummaryResponse = z.object({ summary: z.array(summaryRow) });

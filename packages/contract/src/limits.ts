@@ -34,6 +34,15 @@ export const limits = {
   verifyTokenHours: 48,
   resetTokenHours: 1,
   invitationTokenDays: 14,
+  // Calendar (spec §5 "Event dialog", "Event defaults"; the rest chosen for the product).
+  calendarInvitationTokenDays: 14,
+  eventDefaultHours: 2,
+  eventDefaultTime: '17:00',
+  urgencyMin: 1,
+  urgencyMax: 8,
+  calendarListMaxDays: 400,
+  calendarText: 256,
+  calendarDescription: 4000,
 } as const;
 
 export const ftpProtocols = ['ftp', 'ftps', 'sftp'] as const;

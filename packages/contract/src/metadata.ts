@@ -2,6 +2,7 @@
 // modes, the sidecar and test-image commands. Shapes follow spec §3 (XMP property definition,
 // XMP value, XMP mode); limits follow §5/§9.
 import { z } from 'zod';
+import { decimalParam, idParam } from './common.ts';
 import { limits } from './limits.ts';
 import { processingReport } from './scripts.ts';
 
@@ -39,7 +40,7 @@ export const propertyId = z
 export const langPattern =
   /^(x-default|[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|\d{3}))?(-([A-Za-z0-9]{5,8}|\d[A-Za-z0-9]{3}))*(-x(-[A-Za-z0-9]{1,8})+)?|x(-[A-Za-z0-9]{1,8})+)$/;
 export const xmpLang = z.string().max(35).regex(langPattern, 'not a language tag');
-export const xmpPosition = z.coerce.number().int().min(0).max(metadataLimits.positionMax);
+export const xmpPosition = decimalParam(0, metadataLimits.positionMax);
 export const xmpValueText = z.string().max(limits.metadataValue);
 
 const localizedText = z.object({ en: z.string(), de: z.string() });
@@ -108,14 +109,14 @@ export const postXmpStructureItemResponse = xmpWriteResponse;
 
 export const xmpValueParams = z.object({
   teamUuid: z.string(),
-  id: z.coerce.number().int().positive().max(2_147_483_647),
+  id: idParam,
   ids: propertyTypeIds,
 });
 export const xmpValuePositionParams = xmpValueParams.extend({ n: xmpPosition });
 export const xmpValueLangParams = xmpValueParams.extend({ lang: xmpLang });
 export const xmpModeParams = z.object({
   teamUuid: z.string(),
-  id: z.coerce.number().int().positive().max(2_147_483_647),
+  id: idParam,
   propertyId,
   mode: z.enum(xmpModes),
 });
@@ -160,8 +161,12 @@ export const processImageDetail = z.object({
 export type ProcessImageDetail = z.infer<typeof processImageDetail>;
 export const downloadResultParams = z.object({
   teamUuid: z.string(),
-  a: z.coerce.number().int().positive().max(2_147_483_647),
+  a: idParam,
   b: z.string().max(100),
 });
 /** processimage errors: position and message joined by this (spec §7). */
 export const errorPositionSeparator = '<||||>';
+
+/** Issue 15: hold the pictures that cannot be stamped (default: delivered unstamped). */
+export const metadataSettings = z.object({ holdUnstampable: z.boolean() });
+export type MetadataSettings = z.infer<typeof metadataSettings>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email } from './account.ts';
+import { email, emailKey } from './account.ts';
 import { limits } from './limits.ts';
 
 export const groupSchema = z.object({
@@ -27,7 +27,7 @@ export const getGroupsResponse = z.object({ groups: z.array(groupSchema) });
 // Spec §5 invite dialog: top-level domain 2 to 12 characters.
 export const inviteEmailPattern = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,12}$/;
 export const postTeamUserBody = z.object({
-  email: z.string().trim().toLowerCase().max(limits.emailField).regex(inviteEmailPattern),
+  email: emailKey.regex(inviteEmailPattern),
   sendInvitationIfNeeded: z.boolean().optional(),
   language: z.enum(['en', 'de']).optional(),
 });

@@ -16,11 +16,17 @@ import {
 import { commandStateRoutes } from './commands/routes.ts';
 import type { AppContext } from './context.ts';
 import { enforceRouteAccess, recordTeamRoute } from './http/access.ts';
-import { registerErrorHandler, registerNotFound } from './http/errors.ts';
-import { registerRequestGuards } from './http/security.ts';
+import { frameworkErrorAnswers, registerErrorHandler, registerNotFound } from './http/errors.ts';
+import { requestLogSerializers } from './http/log-redaction.ts';
+import { sessionSecurityScheme } from './http/route.ts';
+import { registerRequestGuards, securityHeaders } from './http/security.ts';
 import { registerSession, teamScope } from './http/session.ts';
 import { accountRoutes } from './modules/account/routes.ts';
+import { calendarInvitationRoutes } from './modules/calendar/invitation-routes.ts';
+import { calendarRoutes } from './modules/calendar/routes.ts';
 import { configFileRoutes } from './modules/configfiles/routes.ts';
+import { calendarFeedPublicRoutes, calendarFeedRoutes } from './modules/externalcalendars/feed-routes.ts';
+import { externalCalendarRoutes } from './modules/externalcalendars/routes.ts';
 import { folderRoutes } from './modules/folders/routes.ts';
 import { ftpServerRoutes } from './modules/ftpservers/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
@@ -43,13 +49,21 @@ const teamAreas = [
   metadataRoutes,
   scriptRoutes,
   commandStateRoutes,
+  calendarRoutes,
+  externalCalendarRoutes,
+  calendarFeedRoutes,
 ];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: ctx.log as FastifyBaseLogger,
-    trustProxy: true,
+    loggerInstance: ctx.log.child(
+      {},
+      { serializers: requestLogSerializers(ctx.log.isLevelEnabled('debug')) },
+    ) as FastifyBaseLogger,
+    // Forwarded headers count only from the proxies named in TRUST_PROXY: anyone can send them.
+    trustProxy: ctx.config.TRUST_PROXY.length ? ctx.config.TRUST_PROXY : false,
     bodyLimit: 2 * 1024 * 1024,
+    ...frameworkErrorAnswers(securityHeaders(ctx.config.publicUrl)),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -61,13 +75,18 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerSession(app, ctx.db);
 
   await app.register(swagger, {
-    openapi: { info: { title: 'PhotoRelay API', version: '1.0.0' } },
+    openapi: {
+      info: { title: 'PhotoRelay API', version: '1.0.0' },
+      components: { securitySchemes: sessionSecurityScheme },
+    },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(settingsRoutes(ctx), { prefix: '/api' });
   await app.register(accountRoutes(ctx), { prefix: '/api' });
+  await app.register(calendarInvitationRoutes(ctx), { prefix: '/api' });
+  await app.register(calendarFeedPublicRoutes(ctx), { prefix: '/api' });
   await app.register(
     async (team) => {
       team.addHook('onRequest', teamScope(ctx.db));

@@ -13,6 +13,15 @@ test('defaults match the README table', () => {
   assert.equal(c.ALLOW_PRIVATE_NETWORKS, false);
   assert.equal(c.DATABASE_URL, undefined);
   assert.equal(c.publicUrl, 'http://localhost:8080');
+  assert.deepEqual(c.TRUST_PROXY, [], 'no proxy is trusted unless named');
+  assert.deepEqual(
+    loadConfig({ ...base, TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,loopback,::1' }).TRUST_PROXY,
+    ['10.0.0.1', '192.168.0.0/16', 'loopback', '::1'],
+  );
+  assert.equal(c.REQUIRE_TLS, false);
+  assert.equal(c.PASV_MAX_PER_ACCOUNT, 8);
+  assert.equal(c.PASV_MAX_PER_ADDRESS, 16);
+  assert.equal(c.INGEST_MAX_CONNECTIONS_PER_ADDRESS, 100);
 });
 
 test('a wrong value names the setting in one line', () => {
@@ -24,6 +33,8 @@ test('a wrong value names the setting in one line', () => {
     ['SMTP_URL', 'http://mail'],
     ['SECRET_KEY', 'short'],
     ['PUBLIC_URL', 'not a url'],
+    ['TRUST_PROXY', '10.0.0.1, example.com'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
   ]) {
     assert.throws(
       () => loadConfig({ ...base, [key]: value }),

@@ -1,11 +1,21 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = z.url().optional();
+// What Fastify's trustProxy (proxy-addr) accepts: an address, address/prefix, or one of its names.
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyEntry = (entry: string) => {
+  if (proxyNames.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
 
 // Every setting in one schema: README.md lists them with their defaults.
 const schema = z.object({
@@ -30,6 +40,17 @@ const schema = z.object({
   DEBUG_ADMIN: flag.default(false),
   ALLOW_PRIVATE_NETWORKS: flag.default(false),
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  // Unset: X-Forwarded-For is ignored and the client is the connection's address.
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every(isProxyEntry), 'must be a comma-separated list of addresses or CIDRs'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OPERATOR_NAME: z.string().default('PhotoRelay GmbH'),
   OPERATOR_ADDRESS: z.string().default('Musterstraße 1, 10115 Berlin, Deutschland'),
@@ -47,6 +68,10 @@ const schema = z.object({
     .refine(([a, b]) => a >= 1 && b <= 65535 && a <= b, 'must be a range of ports'),
   PASV_ADDRESS: z.string().optional(),
   SFTP_PORT: port.default(2222),
+  REQUIRE_TLS: flag.default(false),
+  PASV_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(8),
+  PASV_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(16),
+  INGEST_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   MAX_UPLOAD_BYTES: z.coerce
     .number()
     .int()
@@ -55,6 +80,7 @@ const schema = z.object({
   RETENTION_DAYS: z.coerce.number().min(1).default(30),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  TEAM_STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(512),
   SCRIPT_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(10_000).default(200),
   SCRIPT_MEMORY_LIMIT_MB: z.coerce.number().int().min(4).max(512).default(32),
 });

@@ -12,8 +12,10 @@ import './modules/metadata/processing-step.ts';
 // After the metadata step: scripts see what the template produced.
 import './modules/scripts/processing-step.ts';
 import { startIngest } from './ingest/start.ts';
+import { startExternalCalendarRefresh } from './modules/externalcalendars/service.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
 import { createLocalBlobStore } from './storage/blob-store.ts';
+import { secureDataDir } from './storage/data-dir.ts';
 import { startPipelineWorker } from './transfer/worker.ts';
 
 export type Role = 'all' | 'web' | 'ingest' | 'worker';
@@ -41,6 +43,7 @@ export async function startPhotoRelay(
 ): Promise<Running> {
   const role = options.role ?? 'all';
   const log = options.log ?? pino({ level: config.LOG_LEVEL });
+  secureDataDir(config.DATA_DIR);
   const db =
     options.db ??
     (await openDatabase({
@@ -74,7 +77,8 @@ export async function startPhotoRelay(
       pollMs: options.pollMs,
     });
     wake.pipeline = pipeline.wake;
-    stops.push(provisioning.stop, commands.stop, pipeline.stop);
+    const calendarRefresh = startExternalCalendarRefresh(ctx);
+    stops.push(provisioning.stop, commands.stop, pipeline.stop, calendarRefresh.stop);
     // Other processes on the same PostgreSQL (split roles) announce their work.
     if (config.DATABASE_URL) {
       const listener = listenForWakeups(config.DATABASE_URL, log, (topic) => wake[topic]());

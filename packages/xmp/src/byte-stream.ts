@@ -81,6 +81,26 @@ export class ChunkReader {
   }
 
   /**
+   * The bytes before the next `byte` (which stays unread), at most `max` of them; fewer when
+   * the input ends first. Scans chunks with indexOf, not byte by byte.
+   */
+  async readUntil(byte: number, max: number): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    let taken = 0;
+    while (taken < max) {
+      if (this.offset >= this.chunk.length && !(await this.pull())) break;
+      const found = this.chunk.indexOf(byte, this.offset);
+      const end = Math.min(found < 0 ? this.chunk.length : found, this.offset + max - taken);
+      parts.push(this.chunk.subarray(this.offset, end));
+      taken += end - this.offset;
+      this.position += end - this.offset;
+      this.offset = end;
+      if (found >= 0 && end === found) break;
+    }
+    return Buffer.concat(parts, taken);
+  }
+
+  /**
    * The next chunk of everything not read yet, as it arrives (undefined at the end). Used to
    * copy the image data: no copying, one await per chunk.
    */

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EXIF_HEADER, parseExifBasics, readExifTexts, updateExifTexts } from './exif.ts';
+import { EXIF_HEADER, parseExifBasics, readExifTexts } from './exif.ts';
+import { exifTagValues } from './exif-damage.ts';
+import { updateExifTexts } from './exif-write.ts';
 import { MAX_SEGMENT_PAYLOAD } from './jpeg.ts';
 import { headSegments, readSample, sampleImages } from './test-support.ts';
 
@@ -83,5 +85,58 @@ describe('EXIF texts that mirror XMP', () => {
     assert.equal(updateExifTexts(Buffer.from('nope'), { artist: 'a' }, MAX_SEGMENT_PAYLOAD, []), undefined);
     const cut = exif.subarray(0, 20);
     assert.doesNotThrow(() => updateExifTexts(cut, { artist: 'a' }, MAX_SEGMENT_PAYLOAD, []));
+  });
+
+  describe('damaged IFD0: no byte another tag owns is written', () => {
+    const sample = samplesWithExif.find((s) => s.name === 'exiftool-XMP.jpg');
+    assert.ok(sample);
+    // II byte order; IFD0 entries: ImageDescription, Make, Model, ...
+    const entryAt = (exif: Buffer, tag: number): number => {
+      const ifd0 = 6 + exif.readUInt32LE(10);
+      for (let i = 0; i < exif.readUInt16LE(ifd0); i++)
+        if (exif.readUInt16LE(ifd0 + 2 + i * 12) === tag) return ifd0 + 2 + i * 12;
+      throw new Error(`no tag ${tag}`);
+    };
+
+    it('ImageDescription sharing Make’s value: Make keeps its text, the description moves', () => {
+      const exif = Buffer.from(sample.exif);
+      const make = entryAt(exif, 0x010f);
+      exif.writeUInt32LE(exif.readUInt32LE(make + 8), entryAt(exif, 0x010e) + 8);
+      exif.writeUInt32LE(exif.readUInt32LE(make + 4), entryAt(exif, 0x010e) + 4);
+      const out = updateExifTexts(exif, { imageDescription: 'text' }, MAX_SEGMENT_PAYLOAD, []);
+      assert.ok(out);
+      assert.equal(readExifTexts(out).imageDescription, 'text');
+      assert.equal(parseExifBasics(out).make, 'FUJIFILM');
+      assert.deepEqual(exifTagValues(out), exifTagValues(exif));
+    });
+
+    it('Make pointing into the IFD0 table: IFD0 is rebuilt after the block, the old table stays', () => {
+      const exif = Buffer.from(sample.exif);
+      const ifd0 = exif.readUInt32LE(10);
+      exif.writeUInt32LE(ifd0 + 2, entryAt(exif, 0x010f) + 8);
+      const out = updateExifTexts(exif, { imageDescription: 'Neu', artist: 'Anna' }, MAX_SEGMENT_PAYLOAD, []);
+      assert.ok(out);
+      assert.notEqual(out.readUInt32LE(10), ifd0, 'IFD0 moved');
+      assert.deepEqual(
+        out.subarray(14, exif.length),
+        exif.subarray(14),
+        'no old byte changed but the IFD0 offset',
+      );
+      assert.deepEqual(readExifTexts(out), {
+        imageDescription: 'Neu',
+        artist: 'Anna',
+        copyright: 'Copyright 2004 Phil Harvey',
+      });
+      assert.deepEqual(exifTagValues(out), exifTagValues(exif));
+    });
+
+    it('a value reaching past the block: nothing is appended, with a warning', () => {
+      const exif = Buffer.from(sample.exif);
+      exif.writeUInt32LE(exif.length, entryAt(exif, 0x0110) + 8);
+      const warnings: string[] = [];
+      const out = updateExifTexts(exif, { imageDescription: 'x'.repeat(200) }, MAX_SEGMENT_PAYLOAD, warnings);
+      assert.equal(out, undefined);
+      assert.match(warnings[0] ?? '', /points past the end/);
+    });
   });
 });

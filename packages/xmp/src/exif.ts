@@ -1,7 +1,7 @@
 // Reads the few EXIF values the variables need (capture time, camera, serial, lens, ISO) from
 // an APP1 "Exif" payload, and rewrites the three IFD0 texts that mirror XMP (ImageDescription,
-// Artist, Copyright) where they exist. Nothing else in EXIF is ever changed. Every offset is
-// bounds-checked, so a damaged EXIF block yields fewer values (or is left alone), never an exception.
+// Artist, Copyright) through exif-write.ts. Every offset is bounds-checked, so a damaged EXIF
+// block yields fewer values, never an exception.
 import { decodeUtf8OrLegacy } from './text-encoding.ts';
 
 export interface ExifBasics {
@@ -30,7 +30,7 @@ const TAG_SUBSEC_TIME_ORIGINAL = 0x9291;
 const TAG_BODY_SERIAL = 0xa431;
 const TAG_LENS_MODEL = 0xa434;
 
-const typeSizes: Record<number, number> = {
+export const typeSizes: Record<number, number> = {
   1: 1,
   2: 1,
   3: 2,
@@ -46,7 +46,7 @@ const typeSizes: Record<number, number> = {
 };
 const MAX_ENTRIES = 1000;
 
-interface Entry {
+export interface Entry {
   /** Offset of the 12-byte entry itself inside the TIFF block. */
   entryAt: number;
   type: number;
@@ -55,10 +55,10 @@ interface Entry {
   valueAt: number;
 }
 
-class Tiff {
+export class Tiff {
   readonly little: boolean;
 
-  constructor(private readonly buf: Buffer) {
+  constructor(readonly buf: Buffer) {
     const order = buf.toString('latin1', 0, 2);
     if (order !== 'II' && order !== 'MM') throw new Error('not TIFF');
     this.little = order === 'II';
@@ -171,67 +171,8 @@ export function readExifTexts(payload: Uint8Array): ExifTextUpdates {
   return result;
 }
 
-const textTags: Array<[keyof ExifTextUpdates, number, string]> = [
+export const textTags: Array<[keyof ExifTextUpdates, number, string]> = [
   ['imageDescription', TAG_IMAGE_DESCRIPTION, 'ImageDescription'],
   ['artist', TAG_ARTIST, 'Artist'],
   ['copyright', TAG_COPYRIGHT, 'Copyright'],
 ];
-
-/**
- * Rewrites ImageDescription, Artist and Copyright in IFD0 of an APP1 "Exif" payload, as the
- * Metadata Working Group asks (EXIF readers must not see the old text). Only fields the camera
- * wrote are changed; adding one would move every offset after IFD0. A text that fits its old
- * place is written there (the rest zeroed); a longer one goes to the end of the block and the
- * entry points to it, so no other offset moves. Texts are UTF-8, as MWG recommends.
- * Returns the new payload, or undefined when nothing changed.
- */
-export function updateExifTexts(
-  payload: Buffer,
-  updates: ExifTextUpdates,
-  maxPayload: number,
-  warnings: string[],
-): Buffer | undefined {
-  if (!payload.subarray(0, 6).equals(EXIF_HEADER)) return undefined;
-  let out = Buffer.from(payload);
-  let tiff: Tiff;
-  try {
-    tiff = new Tiff(out.subarray(6));
-  } catch {
-    return undefined;
-  }
-  const ifd0At = tiff.u32(4);
-  if (ifd0At === undefined) return undefined;
-  const ifd0 = tiff.entries(ifd0At);
-  let changed = false;
-  for (const [key, tag, name] of textTags) {
-    const text = updates[key];
-    const entry = ifd0.get(tag);
-    if (text === undefined || !entry || (entry.type !== 2 && entry.type !== 7)) continue;
-    if (tiff.ascii(entry) === (text.trim() || undefined)) continue;
-    const bytes = Buffer.concat([Buffer.from(text, 'utf8'), Buffer.from([0])]);
-    if (bytes.length <= entry.count) {
-      out.fill(0, 6 + entry.valueAt, 6 + entry.valueAt + entry.count);
-      bytes.copy(out, 6 + entry.valueAt);
-    } else {
-      // TIFF offsets are even; the text goes after everything else in the block.
-      const at = (out.length - 6 + 1) & ~1;
-      if (6 + at + bytes.length > maxPayload) {
-        warnings.push(`EXIF ${name} left unchanged: the new text does not fit into the Exif segment`);
-        continue;
-      }
-      out = Buffer.concat([out, Buffer.alloc(6 + at - out.length), bytes]);
-      const block = out.subarray(6);
-      const little = block.toString('latin1', 0, 2) === 'II';
-      const put16 = (v: number, o: number) =>
-        little ? block.writeUInt16LE(v, o) : block.writeUInt16BE(v, o);
-      const put32 = (v: number, o: number) =>
-        little ? block.writeUInt32LE(v, o) : block.writeUInt32BE(v, o);
-      put16(2, entry.entryAt + 2);
-      put32(bytes.length, entry.entryAt + 4);
-      put32(at, entry.entryAt + 8);
-      tiff = new Tiff(block);
-    }
-    changed = true;
-  }
-  return changed ? out : undefined;
-}

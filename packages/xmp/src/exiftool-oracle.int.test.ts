@@ -184,6 +184,7 @@ function isExpectedChange(key: string, before: Tags): boolean {
     key.startsWith('System:') ||
     key === 'File:CurrentIPTCDigest' ||
     key === 'Photoshop:IPTCDigest' ||
+    key === 'XMP-photoshop:LegacyIPTCDigest' ||
     key === 'ExifTool:Warning' ||
     key === 'IPTC:CodedCharacterSet' ||
     key === 'IPTC:ApplicationRecordVersion' ||
@@ -233,6 +234,12 @@ describe('ExifTool oracle', () => {
         `${name}: IPTC digest is current`,
       );
       assert.equal(stamped['ExifTool:Warning'], undefined, `${name}: ${String(stamped['ExifTool:Warning'])}`);
+      if ('XMP-photoshop:LegacyIPTCDigest' in before)
+        assert.equal(
+          stamped['XMP-photoshop:LegacyIPTCDigest'],
+          String(stamped['Photoshop:IPTCDigest']).toUpperCase(),
+          `${name}: photoshop:LegacyIPTCDigest follows the new IIM`,
+        );
 
       for (const [exifKey, xmpKey] of exifMirrors) {
         if (!(exifKey in before)) {

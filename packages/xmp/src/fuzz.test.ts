@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { MetadataError } from './errors.ts';
+import { readExifTexts } from './exif.ts';
+import { damageExif, exifBlock, exifTagValues } from './exif-damage.ts';
 import { readJpegHead } from './jpeg.ts';
 import { readJpegMetadata } from './read-metadata.ts';
 import { stampJpeg } from './stamp.ts';
@@ -24,6 +26,7 @@ import { serializeXmpPacket } from './xmp-serialize.ts';
 const seed = Number(process.env.FUZZ_SEED ?? 20251103);
 const JPEG_CASES = 1200;
 const XMP_CASES = 4000;
+const EXIF_CASES = 600;
 const CASE_BUDGET_MS = 2000;
 
 type Random = () => number;
@@ -89,6 +92,9 @@ const jpegMutations: Array<(random: Random, input: Buffer) => Buffer> = [
       ),
     );
     return Buffer.concat([input.subarray(0, at), junk, input.subarray(at)]);
+  },
+  function exifDamage(random, input) {
+    return damageExif(random, input) ?? input;
   },
   function extendedXmpClaims(random, input) {
     // A fake extended-XMP segment claiming 4 GB, at a random offset, right after SOI.
@@ -209,6 +215,57 @@ describe(`fuzz (seed ${seed})`, () => {
     assert.ok(failures > JPEG_CASES / 10, 'the mutations do produce damaged files');
     assert.ok(failures < JPEG_CASES, 'some damaged files are still stamped');
     assert.ok(peak < 256 * 1024 * 1024, `RSS grew by ${Math.round(peak / 1048576)} MB`);
+  });
+
+  it(`mirrors texts into ${EXIF_CASES} damaged EXIF blocks without changing any other tag`, async () => {
+    const random = prng(seed + 2);
+    const samples = sampleImages()
+      .map((name) => ({ name, bytes: readSample(name) }))
+      .filter((sample) => exifBlock(sample.bytes));
+    let mirrored = 0;
+    for (let n = 0; n < EXIF_CASES; n++) {
+      const sample = pick(random, samples);
+      const input = damageExif(random, sample.bytes) ?? sample.bytes;
+      const label = `EXIF case ${n} (${sample.name}, seed ${seed + 2})`;
+      const text = (base: string): string => `${base} ${n} ${'ä'.repeat(int(random, 3) === 0 ? 80 : 1)}`;
+      const texts = { description: text('Beschreibung'), creator: text('Fotograf'), rights: text('©') };
+      const template = {
+        modes: { description: 'replace', creatorNames: 'replace', copyrightNotice: 'replace' } as const,
+        values: [
+          { propertytypeids: 'description', value: texts.description },
+          { propertytypeids: 'creatorNames', value: texts.creator },
+          { propertytypeids: 'copyrightNotice', value: texts.rights },
+        ],
+      };
+      const sink = new CollectingWritable();
+      let warnings: string[];
+      try {
+        ({ warnings } = await stampJpeg(chunkedStream(input, 1 + int(random, 70_000)), sink, template));
+      } catch (error) {
+        expectMetadataError(error, label);
+        continue;
+      }
+      const head = await readJpegHead([input]);
+      const stamped = await readJpegHead([sink.bytes()]);
+      assert.ok(head.exif && stamped.exif, `${label}: Exif kept`);
+      assert.deepEqual(
+        exifTagValues(stamped.exif),
+        exifTagValues(head.exif),
+        `${label}: other tags unchanged`,
+      );
+      const [before, after] = [readExifTexts(head.exif), readExifTexts(stamped.exif)];
+      const expected = {
+        imageDescription: texts.description,
+        artist: texts.creator,
+        copyright: texts.rights,
+      };
+      if (!warnings.some((warning) => warning.startsWith('EXIF'))) {
+        for (const key of Object.keys(before) as Array<keyof typeof expected>)
+          assert.equal(after[key], expected[key], `${label}: ${key} mirrored`);
+        if (Object.keys(before).length > 0) mirrored++;
+      }
+    }
+    assert.ok(mirrored > EXIF_CASES / 2, `${mirrored} of ${EXIF_CASES} damaged blocks took the new texts`);
   });
 
   it(`parses ${XMP_CASES} damaged XMP packets: a model that round-trips, or a MetadataError`, () => {

@@ -32,6 +32,10 @@ export function parseMetadata(meta: JpegMetadata): ParsedMetadata {
   const exif = meta.exif ? parseExifBasics(meta.exif) : {};
   const found = readJpegXmp(meta, warnings);
   const resources = meta.photoshop ? parsePhotoshopResources(meta.photoshop, warnings) : [];
+  // Resources under the legacy "Adobe_Photoshop2.5:" header fill in what the standard ones lack.
+  if (meta.legacyPhotoshop)
+    for (const resource of parsePhotoshopResources(meta.legacyPhotoshop, warnings))
+      if (!resources.some((known) => known.id === resource.id)) resources.push(resource);
   const iimResource = resources.find((resource) => resource.id === IPTC_RESOURCE_ID);
   const datasets = iimResource ? parseIim(iimResource.data, warnings) : [];
   const iim: IimState = { datasets, utf8: isUtf8Iim(datasets) };

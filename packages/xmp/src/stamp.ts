@@ -1,8 +1,9 @@
 // Stamping: one pass over a JPEG stream that reads its metadata, applies the template and
 // writes XMP plus IPTC-IIM in sync, copying everything else byte for byte.
 import type { Readable, Writable } from 'node:stream';
-import { WritableSink } from './byte-stream.ts';
-import { type ExifTextUpdates, updateExifTexts } from './exif.ts';
+import { type ByteSink, WritableSink } from './byte-stream.ts';
+import type { ExifTextUpdates } from './exif.ts';
+import { updateExifTexts } from './exif-write.ts';
 import {
   IPTC_DIGEST_ID,
   IPTC_RESOURCE_ID,
@@ -26,7 +27,7 @@ import { parseMetadata } from './parsed-metadata.ts';
 import { checkTemplate, type Template } from './template.ts';
 import { pictureFacts, type VariableOptions } from './variables.ts';
 import { xmpSegments } from './xmp-jpeg.ts';
-import { altDefault, arrayTexts, getProperty, type XmpPacket } from './xmp-model.ts';
+import { altDefault, arrayTexts, getProperty, setProperty, type XmpPacket } from './xmp-model.ts';
 
 const APP13 = 0xed;
 
@@ -72,6 +73,7 @@ interface StampedSegments extends StampResult {
 }
 
 const DC = 'http://purl.org/dc/elements/1.1/';
+const PHOTOSHOP_NS = 'http://ns.adobe.com/photoshop/1.0/';
 
 /** The XMP values EXIF mirrors in ImageDescription, Artist and Copyright. */
 function mirroredTexts(packet: XmpPacket): Required<ExifTextUpdates> {
@@ -112,14 +114,21 @@ function stampSegments(
       )
     : undefined;
   const synced = syncIimFromXmp(packet, iim);
-  const segments = xmpSegments(packet);
   // A file without Photoshop resources gets them only when there is IIM data to carry,
   // not for the bare character-set and record-version datasets.
   const carriesData = synced.datasets.some(
     (entry) => !(entry.record === 1 && entry.dataset === 90) && !(entry.record === 2 && entry.dataset === 0),
   );
-  if (parsed.resources.length > 0 || carriesData) {
-    const irb = serializePhotoshopResources(withIim(parsed.resources, serializeIim(synced.datasets)));
+  const iimBlock = parsed.resources.length > 0 || carriesData ? serializeIim(synced.datasets) : undefined;
+  // Photoshop's copy of the IIM digest in XMP follows the new IIM instead of going stale.
+  if (iimBlock && getProperty(packet, PHOTOSHOP_NS, 'LegacyIPTCDigest')?.kind === 'simple')
+    setProperty(packet, PHOTOSHOP_NS, 'LegacyIPTCDigest', {
+      kind: 'simple',
+      value: iimDigest(iimBlock).toString('hex').toUpperCase(),
+    });
+  const segments = xmpSegments(packet);
+  if (iimBlock) {
+    const irb = serializePhotoshopResources(withIim(parsed.resources, iimBlock));
     for (const payload of photoshopSegmentPayloads(irb, MAX_SEGMENT_PAYLOAD))
       segments.push(encodeSegment(APP13, payload));
   }
@@ -129,6 +138,35 @@ function stampSegments(
     warnings: [...parsed.warnings, ...applied.warnings, ...synced.warnings, ...exifWarnings],
     unknownVariables: applied.unknownVariables,
   };
+}
+
+/**
+ * The stamping pass over any byte source and sink: reads the head, writes the new metadata and
+ * copies the rest. stampJpeg (streams) and stampJpegFile (files) wrap it.
+ */
+export async function stampWith(
+  source: AsyncIterable<unknown> | Iterable<unknown>,
+  sink: ByteSink,
+  template: Template,
+  options: StampOptions = {},
+  endsWithEoi = false,
+): Promise<StampResult> {
+  checkTemplate(template); // refuse a bad template before touching the output
+  let stamped: StampedSegments | undefined;
+  const meta = await rewriteJpeg(
+    source,
+    sink,
+    (found) => {
+      stamped = stampSegments(found, template, options);
+      return { segments: stamped.segments, exif: stamped.exif };
+    },
+    { ...defaultLimits, ...options.limits },
+    endsWithEoi,
+  );
+  const warnings = stamped?.warnings ?? [];
+  // Segments dropped after the metadata was written are only known at the end.
+  for (const warning of meta.warnings) if (!warnings.includes(warning)) warnings.push(warning);
+  return { warnings, unknownVariables: stamped?.unknownVariables ?? [] };
 }
 
 /**
@@ -144,22 +182,9 @@ export async function stampJpeg(
 ): Promise<StampResult> {
   const sink = new WritableSink(output);
   try {
-    checkTemplate(template); // refuse a bad template before touching the output
-    let stamped: StampedSegments | undefined;
-    const meta = await rewriteJpeg(
-      input,
-      sink,
-      (found) => {
-        stamped = stampSegments(found, template, options);
-        return { segments: stamped.segments, exif: stamped.exif };
-      },
-      { ...defaultLimits, ...options.limits },
-    );
+    const result = await stampWith(input, sink, template, options);
     await sink.end();
-    const warnings = stamped?.warnings ?? [];
-    // Segments dropped after the metadata was written are only known at the end.
-    for (const warning of meta.warnings) if (!warnings.includes(warning)) warnings.push(warning);
-    return { warnings, unknownVariables: stamped?.unknownVariables ?? [] };
+    return result;
   } catch (error) {
     sink.abort();
     // rewriteJpeg closes the input it read from; a template refused up front never got that far.

@@ -54,11 +54,14 @@ export async function stampBuffer(
   return { ...result, output: sink.bytes() };
 }
 
-/** Offset of the first SOS marker, found by walking the segments (not by searching bytes). */
+/** Offset of the first SOS marker, found by walking the segments (not by searching bytes), over padding. */
 export function sosOffset(jpeg: Buffer): number {
   let pos = 2;
   while (pos + 4 <= jpeg.length) {
-    if (jpeg[pos] !== 0xff) throw new Error(`no marker at ${pos}`);
+    if (jpeg[pos] !== 0xff) {
+      pos++; // padding between segments
+      continue;
+    }
     const marker = jpeg[pos + 1] ?? 0;
     if (marker === 0xff) {
       pos++;

@@ -5,16 +5,9 @@ import { createHash } from 'node:crypto';
 import { catalog, localName } from './catalog.ts';
 import { MetadataError } from './errors.ts';
 import { EXTENDED_XMP_HEADER, encodeSegment, type JpegMetadata, XMP_HEADER } from './jpeg.ts';
-import {
-  emptyPacket,
-  getProperty,
-  setProperty,
-  XMP_NOTE_NS,
-  type XmpField,
-  type XmpPacket,
-} from './xmp-model.ts';
+import { getProperty, setProperty, XMP_NOTE_NS, type XmpField, type XmpPacket } from './xmp-model.ts';
 import { parseXmpPacket } from './xmp-packet.ts';
-import { serializeXmpPacket } from './xmp-serialize.ts';
+import { propertySizes, serializeXmpPacket } from './xmp-serialize.ts';
 
 const APP1 = 0xe1;
 /** Largest standard packet: 65535 - 2 (length) - 29 (header) - 2, as Adobe specifies. */
@@ -48,32 +41,55 @@ function assembleExtended(meta: JpegMetadata, guid: string, warnings: string[]):
   return out;
 }
 
+/** A packet, or undefined with a warning when it cannot be read (it is then rebuilt). */
+function readPacket(bytes: Buffer, what: string, warnings: string[]): XmpPacket | undefined {
+  try {
+    return parseXmpPacket(bytes);
+  } catch (error) {
+    // Too many properties is refused, not dropped: the caller reports it.
+    if (!(error instanceof MetadataError) || error.code === 'METADATA_TOO_LARGE') throw error;
+    warnings.push(
+      `${what} could not be read (${error.message}) and was dropped; its IPTC-IIM and EXIF values were kept`,
+    );
+    return undefined;
+  }
+}
+
+/** Adds the properties `into` lacks (the first packet wins, as with extended XMP). */
+function mergeInto(into: XmpPacket, from: XmpPacket): void {
+  const known = new Set(into.properties.map((property) => `${property.ns} ${property.name}`));
+  for (const property of from.properties) {
+    if (property.ns === XMP_NOTE_NS && property.name === 'HasExtendedXMP') continue;
+    if (!known.has(`${property.ns} ${property.name}`)) into.properties.push(property);
+  }
+  for (const [uri, prefix] of from.prefixes) if (!into.prefixes.has(uri)) into.prefixes.set(uri, prefix);
+}
+
 /**
- * The XMP of a JPEG as one model: the standard packet plus extended XMP, if any. Invalid XMP
- * throws MetadataError; a missing or broken extended part is a warning.
+ * The XMP of a JPEG as one model: the standard packet plus extended XMP, plus what a second
+ * standard packet or packets under legacy headers add. A packet that cannot be read is dropped
+ * with a warning (ExifTool does the same when it writes), as is a missing or broken extended part.
  */
 export function readJpegXmp(meta: JpegMetadata, warnings: string[]): XmpPacket | undefined {
-  if (!meta.xmp) return undefined;
-  const packet = parseXmpPacket(meta.xmp);
-  const note = getProperty(packet, XMP_NOTE_NS, 'HasExtendedXMP');
-  if (note?.kind === 'simple') {
+  const packet = meta.xmp ? readPacket(meta.xmp, 'the XMP packet', warnings) : undefined;
+  const note = packet && getProperty(packet, XMP_NOTE_NS, 'HasExtendedXMP');
+  if (packet && note?.kind === 'simple') {
     setProperty(packet, XMP_NOTE_NS, 'HasExtendedXMP', undefined);
     const bytes = assembleExtended(meta, note.value, warnings);
-    if (bytes) {
-      try {
-        const extended = parseXmpPacket(bytes);
-        for (const property of extended.properties) {
-          if (!getProperty(packet, property.ns, property.name)) packet.properties.push(property);
-        }
-        for (const [uri, prefix] of extended.prefixes)
-          if (!packet.prefixes.has(uri)) packet.prefixes.set(uri, prefix);
-      } catch (error) {
-        if (!(error instanceof MetadataError)) throw error;
-        warnings.push(`extended XMP could not be read (${error.message}) and was dropped`);
-      }
+    const extended = bytes && readPacket(bytes, 'extended XMP', warnings);
+    if (extended) mergeInto(packet, extended);
+  }
+  let result = packet;
+  for (const bytes of meta.extraXmp) {
+    const extra = readPacket(bytes, 'a further XMP packet (second or legacy header)', warnings);
+    if (!extra) continue;
+    if (result) mergeInto(result, extra);
+    else {
+      result = extra;
+      setProperty(result, XMP_NOTE_NS, 'HasExtendedXMP', undefined);
     }
   }
-  return packet;
+  return result;
 }
 
 function packetBytes(packet: XmpPacket, padding: number): Buffer {
@@ -86,15 +102,20 @@ function standardSegment(packet: Buffer): Buffer {
 
 const catalogKeys = new Set(catalog.map((def) => `${def.namespace} ${localName(def)}`));
 
-function sizeOf(field: XmpField): number {
-  const probe = emptyPacket();
-  probe.properties.push(field);
-  return Buffer.byteLength(serializeXmpPacket(probe, { wrapper: false }), 'utf8');
-}
+const PLACEHOLDER_GUID = 'D41D8CD98F00B204E9800998ECF8427E'; // same length as the real GUID
+/** Room for prefixes that change when properties move out (generated ones can grow a digit). */
+const SPLIT_MARGIN = 1024;
+
+const noteField = (guid: string): XmpField => ({
+  ns: XMP_NOTE_NS,
+  name: 'HasExtendedXMP',
+  node: { kind: 'simple', value: guid },
+});
 
 /**
  * APP1 segments for a packet: one standard segment when it fits, else a standard packet that
- * keeps the IPTC properties plus extended XMP for the largest other properties.
+ * keeps the IPTC properties plus extended XMP for the largest other properties. Each property's
+ * size is measured once, so the split is linear in the packet size.
  */
 export function xmpSegments(packet: XmpPacket): Buffer[] {
   for (const padding of [PADDING, 0]) {
@@ -103,29 +124,33 @@ export function xmpSegments(packet: XmpPacket): Buffer[] {
   }
   // Move properties out largest first, foreign ones before IPTC ones (which readers expect
   // in the standard packet), until the rest fits.
+  const sizes = propertySizes(packet);
   const ranked = packet.properties
-    .map((field) => ({ field, size: sizeOf(field), iptc: catalogKeys.has(`${field.ns} ${field.name}`) }))
+    .map((field, i) => ({ field, size: sizes[i] ?? 0, iptc: catalogKeys.has(`${field.ns} ${field.name}`) }))
     .sort((a, b) => Number(a.iptc) - Number(b.iptc) || b.size - a.size);
-  const main: XmpPacket = { ...packet, properties: [...packet.properties] };
-  const extended: XmpPacket = { ...packet, properties: [] };
-  const placeholder = 'D41D8CD98F00B204E9800998ECF8427E'; // same length as the real GUID
-  for (const { field } of ranked) {
-    const probe = {
-      ...main,
-      properties: [
-        ...main.properties,
-        { ns: XMP_NOTE_NS, name: 'HasExtendedXMP', node: { kind: 'simple' as const, value: placeholder } },
-      ],
-    };
-    if (packetBytes(probe, 0).length <= MAX_STANDARD_PACKET) break;
-    main.properties.splice(main.properties.indexOf(field), 1);
-    extended.properties.push(field);
+  let size = packetBytes(
+    { ...packet, properties: [...packet.properties, noteField(PLACEHOLDER_GUID)] },
+    0,
+  ).length;
+  const moved = new Set<XmpField>();
+  for (const { field, size: own } of ranked) {
+    if (size <= MAX_STANDARD_PACKET - SPLIT_MARGIN) break;
+    moved.add(field);
+    size -= own;
   }
+  const standard: XmpPacket = {
+    ...packet,
+    properties: packet.properties.filter((field) => !moved.has(field)),
+  };
+  const extended: XmpPacket = {
+    ...packet,
+    properties: ranked.filter((r) => moved.has(r.field)).map((r) => r.field),
+  };
   const extendedBytes = Buffer.from(serializeXmpPacket(extended, { wrapper: false }), 'utf8');
   const guid = createHash('md5').update(extendedBytes).digest('hex').toUpperCase();
-  setProperty(main, XMP_NOTE_NS, 'HasExtendedXMP', { kind: 'simple', value: guid });
-  let mainBytes = packetBytes(main, PADDING);
-  if (mainBytes.length > MAX_STANDARD_PACKET) mainBytes = packetBytes(main, 0);
+  setProperty(standard, XMP_NOTE_NS, 'HasExtendedXMP', { kind: 'simple', value: guid });
+  let mainBytes = packetBytes(standard, PADDING);
+  if (mainBytes.length > MAX_STANDARD_PACKET) mainBytes = packetBytes(standard, 0);
   if (mainBytes.length > MAX_STANDARD_PACKET) {
     throw new MetadataError(
       'METADATA_TOO_LARGE',

@@ -203,12 +203,20 @@ function isTypedNode(element: XmlElement): boolean {
   );
 }
 
-function addProperty(packet: XmpPacket, field: XmpField): void {
+/** More top-level properties than any real file holds; beyond it a packet is refused, not read. */
+export const MAX_XMP_PROPERTIES = 10_000;
+
+function addProperty(packet: XmpPacket, field: XmpField, seen: Set<string>): void {
   // The same property twice (in two rdf:Description elements) is invalid XMP; the first wins.
-  if (!findField(packet.properties, field.ns, field.name)) packet.properties.push(field);
+  const key = `${field.ns} ${field.name}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  packet.properties.push(field);
+  if (packet.properties.length > MAX_XMP_PROPERTIES)
+    throw new MetadataError('METADATA_TOO_LARGE', `the XMP holds more than ${MAX_XMP_PROPERTIES} properties`);
 }
 
-/** Parses packet text or bytes. Throws MetadataError (INVALID_UTF8, XML_DOCTYPE, INVALID_XML, INVALID_XMP). */
+/** Parses packet text or bytes. Throws MetadataError (INVALID_UTF8, XML_DOCTYPE, INVALID_XML, INVALID_XMP, METADATA_TOO_LARGE). */
 export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
   const text = typeof input === 'string' ? input : decodeXmpBytes(input);
   const { root } = parseXml(text);
@@ -226,6 +234,7 @@ export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
     invalid('no rdf:RDF element in XMP packet');
   }
   let aboutSet = false;
+  const seen = new Set<string>();
   for (const description of childElements(rdf)) {
     if (description.ns === '') invalid(`element <${description.qname}> has no namespace`);
     const about = rdfAttr(description, 'about');
@@ -233,11 +242,11 @@ export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
       packet.about = about;
       aboutSet = true;
     }
-    for (const attr of propertyAttributes(description)) addProperty(packet, fieldFromAttribute(attr));
+    for (const attr of propertyAttributes(description)) addProperty(packet, fieldFromAttribute(attr), seen);
     for (const child of childElements(description)) {
       if (child.ns === '') invalid(`property <${child.qname}> has no namespace`);
       if (child.ns === RDF_NS) invalid(`unexpected <${child.qname}> as a property`);
-      addProperty(packet, { ns: child.ns, name: child.local, node: parseValue(child) });
+      addProperty(packet, { ns: child.ns, name: child.local, node: parseValue(child) }, seen);
     }
   }
   return packet;

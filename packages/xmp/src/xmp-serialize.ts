@@ -198,3 +198,16 @@ export function serializeXmpPacket(packet: XmpPacket, options: SerializeOptions 
   }
   return out.toString();
 }
+
+/**
+ * UTF-8 bytes each top-level property takes in the serialized packet, measured once each, so
+ * splitting a large packet into standard and extended XMP stays linear.
+ */
+export function propertySizes(packet: XmpPacket): number[] {
+  const prefixes = assignPrefixes(packet);
+  return packet.properties.map((property) => {
+    const out = new Writer(prefixes);
+    out.value(3, out.qname(property.ns, property.name), property.node);
+    return Buffer.byteLength(out.toString(), 'utf8');
+  });
+}

@@ -29,33 +29,92 @@ export const findCommand = (db: Db, teamId: number, id: number) =>
     .where('id', '=', id)
     .executeTakeFirst();
 
-/** Takes one unfinished command whose lease is free, and leases it. */
-export async function claimCommand(db: Db, leaseSeconds: number) {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('commands')
-      .select(['id', 'team_id', 'user_id', 'kind', 'payload', 'attempts'])
-      .where('state', 'is', null)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', new Date())]))
-      .orderBy('id')
-      .limit(1)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!row) return undefined;
-    await trx
-      .updateTable('commands')
-      .set({ locked_until: sql`now() + make_interval(secs => ${leaseSeconds})`, attempts: row.attempts + 1 })
-      .where('id', '=', row.id)
-      .execute();
-    return { ...row, attempts: row.attempts + 1 };
-  });
+/** The kinds of a lane, as SQL: `kind in (slow kinds)` is true for the slow lane. */
+const inLane = (column: ReturnType<typeof sql.ref>, slowKinds: readonly string[], slow: boolean) =>
+  sql`(${column} in (${sql.join([...slowKinds])})) = ${slow}`;
+
+/**
+ * Takes one unfinished command of a lane whose lease is free, and leases it. Fair across teams,
+ * as the job claim is across projects: the team with the fewest commands of the lane running
+ * goes first, oldest first within a team, so one team's ten Tests do not make another team's
+ * one wait behind them.
+ */
+export async function claimCommand(
+  db: Db,
+  leaseSeconds: number,
+  lane: { slowKinds: readonly string[]; slow: boolean },
+) {
+  const result = await sql<{
+    id: number;
+    team_id: number;
+    user_id: number;
+    kind: string;
+    payload: unknown;
+    attempts: number;
+  }>`
+    with running as (
+      select team_id, count(*) as n from commands
+      where state is null and locked_until >= now() and ${inLane(sql.ref('kind'), lane.slowKinds, lane.slow)}
+      group by team_id
+    ), next as (
+      select c.id from commands c
+      left join running r on r.team_id = c.team_id
+      where c.state is null and (c.locked_until is null or c.locked_until < now())
+        and ${inLane(sql.ref('c.kind'), lane.slowKinds, lane.slow)}
+      order by coalesce(r.n, 0), c.id
+      limit 1
+      for update of c skip locked
+    )
+    update commands c set locked_until = now() + make_interval(secs => ${leaseSeconds}), attempts = c.attempts + 1
+    from next where c.id = next.id
+    returning c.id, c.team_id, c.user_id, c.kind, c.payload, c.attempts
+  `.execute(db);
+  return result.rows[0];
+}
+
+/** The commands of these kinds a member has waiting or running. */
+export async function countUnfinishedCommands(
+  db: Db,
+  teamId: number,
+  userId: number,
+  kinds: readonly string[],
+) {
+  const row = await db
+    .selectFrom('commands')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .where('state', 'is', null)
+    .where('kind', 'in', [...kinds])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Serialises the queueing of one member's commands until the transaction ends (the limit check). */
+export const lockMemberQueue = (db: Db, teamId: number, userId: number) =>
+  sql`select pg_advisory_xact_lock(${teamId}::int, ${userId}::int)`.execute(db);
+
+/** Removes finished commands older than `before`; how many. */
+export async function deleteFinishedCommands(db: Db, before: Date) {
+  const result = await db
+    .deleteFrom('commands')
+    .where('state', 'is not', null)
+    .where('finished_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export const finishCommand = (db: Db, id: number, state: 'ok' | 'error', detail: unknown) =>
   db
     .updateTable('commands')
-    .set({ state, detail: JSON.stringify(detail ?? null), finished_at: new Date(), locked_until: null })
+    // The payload (perhaps a password, sealed) is not needed any more: only the answer stays.
+    .set({
+      state,
+      detail: JSON.stringify(detail ?? null),
+      payload: '{}',
+      finished_at: new Date(),
+      locked_until: null,
+    })
     .where('id', '=', id)
     .where('state', 'is', null)
     .execute();

@@ -4,22 +4,15 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { randomToken, sha256, tokenMatches } from '../crypto/tokens.ts';
+import { tokenMatches } from '../crypto/tokens.ts';
 import { forMembers } from '../http/access.ts';
 import * as q from './queries.ts';
+import { queueCommand } from './service.ts';
 
 /** Stores a command for the runner and answers `{result, commandId, token}` (spec §7). */
 export async function startCommand(ctx: AppContext, request: FastifyRequest, kind: string, payload: unknown) {
-  const token = randomToken(18);
-  const row = await q.insertCommand(ctx.db, {
-    teamId: request.member.teamId,
-    userId: request.member.userId,
-    kind,
-    tokenHash: sha256(token),
-    payload,
-  });
-  ctx.wake.commands();
-  return { result: 'OK' as const, commandId: row.id, token };
+  const { commandId, token } = await queueCommand(ctx, request.member, kind, payload);
+  return { result: 'OK' as const, commandId, token };
 }
 
 export type CommandPayload<S extends z.ZodType> = z.infer<S>;

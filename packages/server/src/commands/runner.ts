@@ -1,23 +1,37 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { AppContext } from '../context.ts';
+import { type Lane, laneConcurrency, slowCommandKinds } from './kinds.ts';
 import * as q from './queries.ts';
 import { commandHandler } from './registry.ts';
+import { unsealPayload } from './sealed-payload.ts';
 
 const leaseSeconds = 300;
 const maxAttempts = 3;
 
 /**
- * Runs stored commands. A finished command is never run again; one whose runner died is
- * taken again when its lease ends, at most three times.
+ * Runs stored commands in two lanes, each fair across teams (queries.ts claimCommand): fast
+ * local commands never wait behind slow network ones (kinds.ts). A finished command is never
+ * run again; one whose runner died is taken again when its lease ends, at most three times.
  */
-export function startCommandRunner(ctx: AppContext, { concurrency = 2, pollMs = 1000 } = {}) {
-  let active = 0;
+export function startCommandRunner(
+  ctx: AppContext,
+  {
+    concurrency = laneConcurrency,
+    pollMs = 1000,
+  }: { concurrency?: Record<Lane, number>; pollMs?: number } = {},
+) {
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
+  const active: Record<Lane, number> = { fast: 0, slow: 0 };
 
-  const runOne = async (): Promise<boolean> => {
-    const cmd = await q.claimCommand(ctx.db, leaseSeconds);
+  const runOne = async (lane: Lane): Promise<boolean> => {
+    const cmd = await q.claimCommand(ctx.db, leaseSeconds, {
+      slowKinds: slowCommandKinds,
+      slow: lane === 'slow',
+    });
     if (!cmd) return false;
+    // There was work: a sibling looks for more while this one runs.
+    pumpLane(lane);
     const handler = commandHandler(cmd.kind);
     if (!handler) {
       await q.finishCommand(ctx.db, cmd.id, 'error', `Unknown command ${cmd.kind}`);
@@ -29,7 +43,7 @@ export function startCommandRunner(ctx: AppContext, { concurrency = 2, pollMs = 
           id: cmd.id,
           teamId: cmd.team_id,
           userId: cmd.user_id,
-          payload: cmd.payload,
+          payload: unsealPayload(ctx.config.secretKey, cmd.payload),
         });
         await q.finishCommand(ctx.db, cmd.id, 'ok', detail);
       } catch (error) {
@@ -45,23 +59,27 @@ export function startCommandRunner(ctx: AppContext, { concurrency = 2, pollMs = 
     return true;
   };
 
-  const pump = () => {
-    while (!stopped && active < concurrency) {
-      active++;
-      const p = runOne()
+  const pumpLane = (lane: Lane) => {
+    while (!stopped && active[lane] < concurrency[lane]) {
+      active[lane]++;
+      const p = runOne(lane)
         .catch((error) => {
           ctx.log.error({ err: error }, 'command runner failed');
           return false;
         })
         .then((didWork) => {
-          active--;
+          active[lane]--;
           inFlight.delete(p);
-          if (didWork) pump();
+          if (didWork) pumpLane(lane);
         });
       inFlight.add(p);
       // One claim at a time is enough to learn whether there is work; more start once it finds some.
-      if (active > 0) break;
+      if (active[lane] > 0) break;
     }
+  };
+  const pump = () => {
+    pumpLane('fast');
+    pumpLane('slow');
   };
 
   const timer = setInterval(pump, pollMs);

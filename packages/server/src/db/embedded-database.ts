@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { restrictToOwner } from '../storage/data-dir.ts';
 import type { HostReply, HostRequest } from './embedded-protocol.ts';
 
 export interface EmbeddedResult {
@@ -54,6 +55,7 @@ export async function startEmbeddedDatabase(
   options: { onUnexpectedExit?: (code: number | null) => void } = {},
 ): Promise<EmbeddedDatabase> {
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await initCluster(dataDir);
+  restrictToOwner(dataDir);
   const host = spawnHost(dataDir);
   const channel = host.channel;
   const pending = new Map<number, { resolve(r: EmbeddedResult): void; reject(e: Error): void }>();

@@ -44,6 +44,7 @@ export interface TeamsTable {
   uuid: Generated<string>;
   name: string;
   ready: Generated<boolean>;
+  time_zone: Generated<string>;
   created_at: CreatedAt;
 }
 
@@ -82,6 +83,12 @@ export interface CalendarsTable {
   type: Generated<string>;
   url: string | null;
   created_at: CreatedAt;
+  etag: string | null;
+  last_modified: string | null;
+  refreshed_at: Timestamp | null;
+  last_error: string | null;
+  refresh_due_at: Timestamp | null;
+  refreshing_until: Timestamp | null;
 }
 
 export interface ConfigFilesTable {
@@ -130,6 +137,8 @@ export interface ProjectsTable {
   bytesreceived: Generated<number>;
   bytessent: Generated<number>;
   created_at: CreatedAt;
+  /** Hold pictures that cannot be stamped (issue 15, migration 0015). */
+  hold_unstampable: Generated<boolean>;
 }
 
 export interface FtpServersTable {
@@ -192,7 +201,8 @@ export type JobState =
   | 'succeeded'
   | 'duplicate'
   | 'rejected'
-  | 'skipped';
+  | 'skipped'
+  | 'held';
 export interface JobsTable {
   id: Generated<number>;
   team_id: number;
@@ -233,6 +243,15 @@ export interface IngestSessionsTable {
   ended_at: Timestamp | null;
 }
 
+export interface IngestLoginFailuresTable {
+  address: string;
+  username: string;
+  attempts: number;
+  failures: number;
+  last_attempt: Timestamp;
+  blocked_until: Timestamp | null;
+}
+
 export interface FailureNoticesTable {
   project_id: number;
   destination: string;
@@ -244,6 +263,7 @@ export interface Database {
   jobs: JobsTable;
   ingest_directories: IngestDirectoriesTable;
   ingest_sessions: IngestSessionsTable;
+  ingest_login_failures: IngestLoginFailuresTable;
   failure_notices: FailureNoticesTable;
   folder_permissions: FolderPermissionsTable;
   projects: ProjectsTable;
@@ -258,6 +278,12 @@ export interface Database {
   team_members: TeamMembersTable;
   folders: FoldersTable;
   calendars: CalendarsTable;
+  calendar_entries: CalendarEntriesTable;
+  calendar_feed_tokens: CalendarFeedTokensTable;
+  calendar_entry_confirmations: CalendarEntryConfirmationsTable;
+  bookings: BookingsTable;
+  booking_history: BookingHistoryTable;
+  booking_invitations: BookingInvitationsTable;
   config_files: ConfigFilesTable;
   commands: CommandsTable;
   project_xmp_values: ProjectXmpValuesTable;
@@ -295,6 +321,76 @@ export interface MetadataTestImagesTable {
   created_at: CreatedAt;
 }
 
+// Migration 0012: the event calendar.
+export interface CalendarEntriesTable {
+  id: Generated<number>;
+  team_id: number;
+  calendar_id: number;
+  start_at: Timestamp;
+  end_at: Timestamp;
+  all_day: Generated<boolean>;
+  summary: Generated<string>;
+  description: Generated<string>;
+  category: Generated<string>;
+  subcategory: Generated<string>;
+  scene: Generated<string>;
+  location: Generated<string>;
+  city: Generated<string>;
+  state: Generated<string>;
+  country: Generated<string>;
+  team1: Generated<string>;
+  team2: Generated<string>;
+  urgency: number | null;
+  flags: Generated<number>;
+  cancelled_at: Timestamp | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+  external_uid: string | null;
+  recurrence_id: string | null;
+  source_entry_id: number | null;
+  source_status: 'changed' | 'vanished' | null;
+}
+
+export interface CalendarEntryConfirmationsTable {
+  entry_id: number;
+  user_id: number;
+  confirmed_at: Timestamp;
+}
+
+export interface BookingsTable {
+  id: Generated<number>;
+  team_id: number;
+  entry_id: number;
+  user_id: number;
+  state: Generated<'unset' | 'accepted' | 'canceled' | 'rejected'>;
+  accreditation: Generated<'notaccredited' | 'requested' | 'processing' | 'accredited' | 'permanently'>;
+  answer: Generated<'open' | 'accepted' | 'rejected'>;
+  suggested: Generated<number>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface BookingHistoryTable {
+  id: Generated<number>;
+  booking_id: number;
+  changed_by: number | null;
+  changed_at: Timestamp;
+  field: string;
+  from_value: string | null;
+  to_value: string | null;
+}
+
+export interface BookingInvitationsTable {
+  id: Generated<number>;
+  booking_id: number;
+  selector: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface ScriptsTable {
   id: Generated<number>;
   team_id: number;
@@ -303,4 +399,14 @@ export interface ScriptsTable {
   filename: string;
   source: string;
   updated_at: Generated<Date>;
+}
+
+export interface CalendarFeedTokensTable {
+  id: Generated<number>;
+  team_id: number;
+  user_id: number;
+  selector: string;
+  token_hash: string;
+  token_sealed: string;
+  created_at: CreatedAt;
 }

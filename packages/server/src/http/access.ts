@@ -1,26 +1,20 @@
 import { AppError } from '@photorelay/contract/errors';
+import type { NodeRef, RouteAccess } from '@photorelay/contract/route';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import type { Db } from '../db/kysely.ts';
-import { type NodeKind, resolveNodeFolder } from '../modules/folders/nodes.ts';
+import { resolveNodeFolder } from '../modules/folders/nodes.ts';
 import { loadAccess, requirePermission, requireTeamAdmin } from '../modules/folders/permissions.ts';
 
-/**
- * Who a team route is for, declared on the route as `config` and enforced before validation by
- * `enforceRouteAccess` (services check again with the same helpers):
- * - member: every member of the team;
- * - teamAdmin: Owner and Operator; others get MissingPermission;
- * - folder: the folder permission `needs` on the node named by a path parameter or body field.
- * The permission matrix test walks `teamRouteTable`, so every new route is covered.
- */
-export type RouteAccess =
-  | { access: 'member' }
-  | { access: 'teamAdmin' }
-  | { access: 'folder'; needs: 'read' | 'write' | 'folder_admin'; node: NodeRef };
-export interface NodeRef {
-  kind: NodeKind;
-  param?: string;
-  body?: string;
-}
+// Who a team route is for is declared with the route in the contract (`RouteAccess`); the guard
+// below enforces it before validation, and services check again with the same helpers.
+// The permission matrix test walks `teamRouteTable`, so every new route is covered.
+export {
+  forMembers,
+  forNode,
+  forTeamAdmins,
+  type NodeRef,
+  type RouteAccess,
+} from '@photorelay/contract/route';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,11 +23,6 @@ declare module 'fastify' {
     node?: NodeRef;
   }
 }
-
-export const forMembers = { access: 'member' } as const;
-export const forTeamAdmins = { access: 'teamAdmin' } as const;
-export const forNode = (needs: 'read' | 'write' | 'folder_admin', node: NodeRef) =>
-  ({ access: 'folder', needs, node }) as const;
 
 export interface TeamRouteInfo {
   method: string;
@@ -62,7 +51,9 @@ export function enforceRouteAccess(db: Db) {
     const source = config.node.param
       ? (request.params as Record<string, unknown>)[config.node.param]
       : (request.body as Record<string, unknown> | undefined)?.[config.node.body ?? ''];
-    const id = Number(source);
+    // Only a canonical id (a JSON number, or decimal digits in the URL) names a node: `0x2` does not.
+    const id =
+      typeof source === 'number' || /^[1-9][0-9]{0,9}$/.test(String(source)) ? Number(source) : Number.NaN;
     // A malformed id names nothing the member can see.
     if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) {
       if (config.node.body) return; // leave the body's own validation to answer

@@ -1,5 +1,6 @@
+import type { Socket } from 'node:net';
 import { AppError, isErrorCode } from '@photorelay/contract/errors';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** One place that turns every failure into the spec's `{ error: code }` answer. */
@@ -37,3 +38,38 @@ export function registerNotFound(app: FastifyInstance, indexHtml: Buffer | null)
       .send({ error: 'NotFound', message: `${request.method} ${request.url.split('?')[0]}` });
   });
 }
+
+/**
+ * Fastify's and Node's own refusals in the catalogue's `{error, message}` shape: a malformed or
+ * too long URL (Fastify's router) and what Node's HTTP parser refuses before Fastify sees it
+ * (oversized headers 431, a malformed request 400). Handed to Fastify() as options, with the
+ * security headers (securityHeaders in security.ts).
+ */
+export const frameworkErrorAnswers = (headers: Record<string, string>) => ({
+  frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+    // Answered before the hooks run: the security headers are set here.
+    reply.headers(headers);
+    const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+    const status = tooLong ? 414 : 400;
+    const message = tooLong ? 'The address is too long' : 'The address is not valid';
+    return reply.status(status).send({ error: 'ValidationError', message });
+  },
+  clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+    // A reset connection has nobody left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, reason, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'The request took too long']
+          : [400, 'Bad Request', 'The request is not valid HTTP'];
+    const body = JSON.stringify({ error: 'ValidationError', message });
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  },
+});

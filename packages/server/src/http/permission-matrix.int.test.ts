@@ -51,6 +51,8 @@ test('every team route answers each role as its declared access says', async () 
 
   // Every route gets fresh items to act on, so a delete allowed earlier cannot change a later answer.
   let fixture = 0;
+  let entryId = 0;
+  let foreignIdCalls = 0;
   const freshNodes = async (): Promise<Record<NodeRef['kind'], number>> => {
     fixture++;
     const secret = encryptSecret(server.running.ctx.config.secretKey, 'pw');
@@ -89,6 +91,21 @@ test('every team route answers each role as its declared access says', async () 
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // A calendar entry in the fresh calendar, for the calendar routes that name an entry.
+    entryId = (
+      await db
+        .insertInto('calendar_entries')
+        .values({
+          team_id: team.teamId,
+          calendar_id: calendar.id,
+          start_at: '2026-03-14T14:30:00Z',
+          end_at: '2026-03-14T16:30:00Z',
+          scene: 'Bundesliga',
+          category: 'sport',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     return { folder: projectFolder, project: project.id, ftpserver: ftpServer.id, calendar: calendar.id };
   };
   let nodeIds = await freshNodes();
@@ -98,19 +115,48 @@ test('every team route answers each role as its declared access says', async () 
     dbgroupid: String(photographerGroup.id),
     name: 'sport.json',
   };
-  const call = (actor: Actor, route: TeamRouteInfo) => {
+  // Calendar routes name entries and calendars by parameters the node guard does not resolve
+  // (the services do): they get the fresh entry and calendar, and bodies that pass validation.
+  const isEntryRoute = (url: string) =>
+    /calendarentry|calendar\/entry\/|calendar\/xmp|mybookings\//.test(url);
+  const calendarParam = (url: string, name: string): string | undefined => {
+    if (name === 'dbcalendarid') return String(nodeIds.calendar);
+    if (name === 'entryId' || (name === 'id' && isEntryRoute(url))) return String(entryId);
+    return undefined;
+  };
+  const calendarBody = (route: TeamRouteInfo): Record<string, unknown> | undefined => {
+    const entry = { startdatetime: '2026-03-14T15:30:00+01:00', category: 'sport', scene: 'Bundesliga' };
+    const bodies: Record<string, Record<string, unknown>> = {
+      'POST /api/:teamUuid/calendar/entries': { calendarIds: [nodeIds.calendar], startDate: '2026-03-01' },
+      'POST /api/:teamUuid/calendar/:dbcalendarid/entry': entry,
+      'PUT /api/:teamUuid/calendar/:dbcalendarid/entry/:id': entry,
+      'PUT /api/:teamUuid/calendarentry/:id/flag/:bit': { value: true },
+      'POST /api/:teamUuid/booking': { entryId, userId: none.userId, bookingState: 'accepted' },
+      'POST /api/:teamUuid/calendar/suggestentries': { userIds: [none.userId], entryIds: [entryId] },
+      'POST /api/:teamUuid/calendar/mybookings/:id': { answer: 'accepted' },
+      'PUT /api/:teamUuid/timezone': { timeZone: 'Europe/Berlin' },
+    };
+    return bodies[`${route.method} ${route.url}`];
+  };
+  const call = (actor: Actor, route: TeamRouteInfo, teamUuid = team.teamUuid) => {
     const node = route.config.access === 'folder' ? route.config.node : undefined;
     const path = route.url.replace(/:(\w+)/g, (_m, name: string) =>
-      node?.param === name ? String(nodeIds[node.kind]) : (otherParams[name] ?? '1'),
+      name === 'teamUuid'
+        ? teamUuid
+        : node?.param === name
+          ? String(nodeIds[node.kind])
+          : (calendarParam(route.url, name) ?? otherParams[name] ?? '1'),
     );
-    const body = node?.body ? { [node.body]: nodeIds[node.kind] } : {};
+    const body = node?.body ? { [node.body]: nodeIds[node.kind] } : (calendarBody(route) ?? {});
     return actor.client.request(route.method, path, body);
   };
 
   assert.ok(teamRouteTable.length >= 15, `route table has ${teamRouteTable.length} routes`);
   const loggedOut: Actor = { name: 'logged out', client: server.client() };
   const stranger: Actor = { name: 'other team', client: other.owner.client };
-  const allowed = (status: number) => status !== 401 && status !== 403;
+  // Allowed means the access check let the call through: its own answer may refuse the input
+  // (400, 404, 409), but a 5xx is a fault of ours and fails the matrix.
+  const allowed = (status: number) => status !== 401 && status !== 403 && status < 500;
 
   for (const route of teamRouteTable) {
     const label = `${route.method} ${route.url}`;
@@ -118,6 +164,21 @@ test('every team route answers each role as its declared access says', async () 
     assert.equal((await call(loggedOut, route)).status, 401, `${label}: logged out`);
     const foreign = await call(stranger, route);
     assert.deepEqual([foreign.status, foreign.body.error], [404, 'NotFound'], `${label}: other team`);
+    // This team's calendar ids, sent by another team's owner to their own team: unknown there.
+    if (calendarBody(route) || /:(dbcalendarid|entryId)\b/.test(route.url) || isEntryRoute(route.url)) {
+      const body = calendarBody(route);
+      const namesIds =
+        /:(dbcalendarid|entryId|id)\b/.test(route.url) || /[Ii]ds?"/.test(JSON.stringify(body));
+      if (namesIds) {
+        const theirs = await call(stranger, route, other.teamUuid);
+        assert.deepEqual(
+          [theirs.status, theirs.body.error],
+          [404, 'NotFound'],
+          `${label}: ids of another team`,
+        );
+        foreignIdCalls++;
+      }
+    }
 
     if (route.config.access === 'member') {
       for (const actor of [none, photographers.read])
@@ -154,6 +215,7 @@ test('every team route answers each role as its declared access says', async () 
       }
     }
   }
+  assert.ok(foreignIdCalls >= 14, `calendar routes checked with another team's ids: ${foreignIdCalls}`);
   // Owner and Operator last: their calls may really delete the fixtures.
   for (const route of teamRouteTable) {
     nodeIds = await freshNodes();

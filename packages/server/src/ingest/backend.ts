@@ -124,3 +124,16 @@ export function cappedSession(session: IngestSession, maxEntries = 2000): Ingest
     end: () => session.end(),
   };
 }
+
+/**
+ * Text that PostgreSQL's text and jsonb columns accept: no NUL and no lone surrogate (hostile
+ * clients send both; one refused insert would lose a connection's whole log).
+ */
+export function storableText(text: string): string {
+  return (
+    text
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what must go
+      .replace(/\u0000/g, '\ufffd')
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+  );
+}

@@ -1,13 +1,11 @@
+import dns from 'node:dns/promises';
 import net from 'node:net';
+import type tls from 'node:tls';
 import type { Logger } from 'pino';
 import { normalizeAddress } from '../net/remote-address.ts';
 import type { IngestFileSystem } from './ftp-filesystem.ts';
-import {
-  type DataConnector,
-  type FtpSrvConnection,
-  formatListLine,
-  PassiveConnector,
-} from './ftp-srv-internals.ts';
+import { PassiveConnector, PassiveLimitError, type PassivePool } from './ftp-passive.ts';
+import { type FtpSrvConnection, formatListLine } from './ftp-srv-internals.ts';
 
 /**
  * Data connections for PASV/EPSV, STOR and LIST/NLST.
@@ -16,44 +14,37 @@ import {
  * 150. Many FTPS clients (lftp, and GnuTLS/OpenSSL based camera firmware) do it the other way
  * round, like vsftpd and ProFTPD expect: TCP connect, wait for 150, then handshake. Both
  * orders deadlock-free: we note the TCP accept ourselves, send 150, then wait for the handshake.
+ * The listeners come from the shared pool of ftp-passive.ts.
  */
 
-const tcpAccepted = new WeakMap<DataConnector, Promise<void>>();
-
-/** PASV (227 with an IPv4 address) or EPSV (229 with the port only). */
+/** PASV (227 with an IPv4 address) or EPSV (229 with the port only), on a port of the shared pool. */
 export async function openPassive(
   conn: FtpSrvConnection,
   kind: 'PASV' | 'EPSV',
-  pasvAddress: string | undefined,
+  passive: { pool: PassivePool; accountId: number; secureContext: tls.SecureContext; pasvAddress?: string },
   log: Logger,
 ): Promise<void> {
   let address = '';
+  const remote = normalizeAddress(conn.commandSocket.remoteAddress);
   if (kind === 'PASV') {
     const local = normalizeAddress(conn.commandSocket.localAddress);
-    const remote = normalizeAddress(conn.commandSocket.remoteAddress);
     const isLoopback = remote === '127.0.0.1' || remote === '::1';
     // Clients on this machine get the address they used; everyone else PASV_ADDRESS if set.
-    address = !isLoopback && pasvAddress ? pasvAddress : local;
+    address = !isLoopback && passive.pasvAddress ? passive.pasvAddress : local;
     if (!net.isIPv4(address)) {
       await conn.reply(425, 'PASV needs IPv4; use EPSV');
       return;
     }
   }
-  endData(conn); // a previous PASV's listener would otherwise linger for 30 s
-  const connector = new PassiveConnector(conn);
-  conn.connector = connector;
-  let timer: NodeJS.Timeout | undefined;
+  endData(conn); // one listener per session: a previous PASV's is closed now
   try {
-    const server = await Promise.race([
-      Promise.resolve(connector.setupServer?.()),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('passive listener did not start')), 5000);
-      }),
-    ]);
-    const port = (server?.address() as net.AddressInfo | null)?.port;
-    if (!server || !port) throw new Error('no passive port');
-    // For TLS servers 'connection' is the raw TCP accept, before the handshake.
-    tcpAccepted.set(connector, new Promise<void>((resolve) => server.once('connection', () => resolve())));
+    const connector = await passive.pool.listen(
+      conn,
+      { accountId: passive.accountId, address: remote },
+      passive.secureContext,
+    );
+    conn.connector = connector;
+    const port = connector.port;
     if (kind === 'PASV') {
       await conn.reply(
         227,
@@ -63,18 +54,19 @@ export async function openPassive(
       await conn.reply(229, `Entering Extended Passive Mode (|||${port}|)`);
     }
   } catch (err) {
-    log.warn({ err }, `${kind} failed`);
+    if (!(err instanceof PassiveLimitError)) log.warn({ err }, `${kind} failed`);
     endData(conn);
-    await conn.reply(425, 'Cannot open a passive data connection');
-  } finally {
-    clearTimeout(timer);
+    await conn.reply(
+      425,
+      err instanceof PassiveLimitError ? err.message : 'Cannot open a passive data connection',
+    );
   }
 }
 
 /**
- * Closes the data connection. ftp-srv's own `connector.end()` is not enough: the passive
- * listener's later 'close' event calls end() again and then replaces whatever connector the
- * connection has by then, i.e. the one a following PASV just opened. So detach that first.
+ * Closes the data connection: its listener (the port goes back to the pool) and its socket.
+ * Also for ftp-srv's own connectors (active mode), whose listener's later 'close' event would
+ * otherwise replace the connector a following PASV just opened: so detach that first.
  * The socket is destroyed, not ended: we never write to it after a transfer.
  */
 export function endData(conn: FtpSrvConnection): void {
@@ -103,8 +95,8 @@ function within<T>(promise: PromiseLike<T>, ms: number, message: string): Promis
 export async function openDataConnection(conn: FtpSrvConnection, message: string): Promise<net.Socket> {
   const connector = conn.connector;
   if (!connector.type) throw new DataConnectionError('No data connection; send PASV or EPSV first');
-  const accepted = tcpAccepted.get(connector);
-  if (accepted) await within(accepted, 10_000, 'Data connection not opened');
+  if (connector instanceof PassiveConnector)
+    await within(connector.accepted, 10_000, 'Data connection not opened');
   await conn.reply(150, message);
   try {
     return await within(connector.waitForConnection({ timeout: 15_000 }), 16_000, 'Data connection failed');
@@ -143,4 +135,11 @@ export async function sendListing(
   } finally {
     endData(conn);
   }
+}
+
+/** PASV_ADDRESS as an IPv4 address (a host name is resolved once at start). */
+export async function resolveIPv4(host: string): Promise<string> {
+  if (net.isIPv4(host)) return host;
+  const { address } = await dns.lookup(host, { family: 4 });
+  return address;
 }

@@ -237,22 +237,26 @@ describe('FTP ingest: uploads from real clients', () => {
     assert.equal(sha(fs.readFileSync(backend.fileOf(1, 'DCIM/102SONY/lftp.jpg'))), sha(data));
   });
 
-  test('TLS settings old camera bodies need: TLS 1.2 with AES256-SHA or ECDHE-RSA-AES128-GCM-SHA256', async () => {
-    for (const cipher of ['AES256-SHA', 'ECDHE-RSA-AES128-GCM-SHA256']) {
+  test('TLS 1.2 with ECDHE only (CBC for old camera bodies, GCM); plain-RSA key exchange is refused', async () => {
+    const handshake = (cipher: string) => {
       const socket = tls.connect({
         host: '127.0.0.1',
         port: ftp.implicitPort,
         ciphers: cipher,
         rejectUnauthorized: false,
       });
-      await new Promise((resolve, reject) => {
-        socket.once('secureConnect', resolve);
+      return new Promise<tls.TLSSocket>((resolve, reject) => {
+        socket.once('secureConnect', () => resolve(socket));
         socket.once('error', reject);
       });
+    };
+    for (const cipher of ['ECDHE-RSA-AES256-SHA', 'ECDHE-RSA-AES128-GCM-SHA256']) {
+      const socket = await handshake(cipher);
       assert.equal(socket.getCipher().name, cipher);
       assert.equal(socket.getProtocol(), 'TLSv1.2');
       socket.destroy();
     }
+    await assert.rejects(handshake('AES256-SHA'), /handshake failure/);
   });
 
   test('AUTH TLS: a TLS hello sent the instant 234 arrives is never read as a command', async () => {

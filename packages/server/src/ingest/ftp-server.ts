@@ -1,12 +1,13 @@
-import dns from 'node:dns/promises';
-import net from 'node:net';
+import type net from 'node:net';
 import tlsModule from 'node:tls';
 import FtpSrv from 'ftp-srv';
-import type { Logger } from 'pino';
 import { normalizeAddress } from '../net/remote-address.ts';
-import { cappedSession, type IngestAccount, type IngestBackend, type IngestSession } from './backend.ts';
-import { endData, openPassive, sendListing } from './ftp-data.ts';
+import { AddressSlots } from './address-slots.ts';
+import { cappedSession, type IngestAccount, type IngestSession } from './backend.ts';
+import { endData, openPassive, resolveIPv4, sendListing } from './ftp-data.ts';
 import { IngestFileSystem } from './ftp-filesystem.ts';
+import type { FtpIngestOptions } from './ftp-options.ts';
+import { PassivePool } from './ftp-passive.ts';
 import {
   type FtpSrvConnection,
   listeningPort,
@@ -17,8 +18,9 @@ import {
   withoutSignalHandlers,
 } from './ftp-srv-internals.ts';
 import { type ActiveUpload, startUpload } from './ftp-upload.ts';
-import { LoginBlockedError, LoginThrottle } from './login-throttle.ts';
-import { cameraTlsOptions, type TlsMaterial } from './tls.ts';
+import { checkIngestLogin, LoginRefusedError } from './ingest-login.ts';
+import { LoginThrottle } from './login-throttle.ts';
+import { cameraTlsOptions } from './tls.ts';
 
 /**
  * The FTP ingest: ftp-srv for the protocol plumbing (listening, implicit TLS,
@@ -29,35 +31,14 @@ import { cameraTlsOptions, type TlsMaterial } from './tls.ts';
  * - STOR is ours (ftp-upload.ts): 226 only after the backend stored and recorded the file;
  * - APPE/STOU and REST > 0 are refused cleanly (no partial or appended files), RETR, SITE
  *   and RMD are not offered;
- * - PASV answers the address the client connected to (or PASV_ADDRESS), not one fixed URL;
+ * - PASV answers the address the client connected to (or PASV_ADDRESS), not one fixed URL,
+ *   from a port pool capped per account and address (ftp-passive.ts);
  * - STOR and LIST/NLST send 150 once the data connection's TCP is up, before its TLS
  *   handshake (ftp-data.ts), as lftp and many camera TLS stacks expect;
  * - AUTH TLS is ours (race-free switch to TLS, see startTls);
- * - logins go through the shared LoginThrottle; every command and reply goes to the
- *   project's connection log (PASS masked).
+ * - logins go through the shared LoginThrottle (ingest-login.ts), plain ones are refused with
+ *   REQUIRE_TLS; every command and reply goes to the project's connection log (PASS masked).
  */
-
-export interface FtpIngestOptions {
-  /** 0 = any free port (tests). */
-  port: number;
-  host: string;
-  pasvRange: [min: number, max: number];
-  /** Address announced in PASV replies (IPv4 or a host name resolved once at start). Default: the address the client connected to. */
-  pasvAddress?: string;
-  tls: TlsMaterial;
-  /** Implicit FTPS listener (TLS from the first byte); 0 = any free port. */
-  implicitTlsPort?: number;
-  maxUploadBytes: number;
-  backend: IngestBackend;
-  log: Logger;
-  loginThrottle?: LoginThrottle;
-  /** Command connection idle (no command, no transfer) before it is closed. Default 5 minutes. */
-  idleTimeoutMs?: number;
-  /** Data connection silent this long during an upload = aborted. Default 60 s. */
-  dataIdleTimeoutMs?: number;
-  /** Failed logins on one connection before it is closed. Default 3. */
-  maxLoginFailuresPerConnection?: number;
-}
 
 export interface FtpIngest {
   port: number;
@@ -73,10 +54,24 @@ const REFUSED: Record<string, string> = {
   STOU: 'STOU is not supported; use STOR',
 };
 
+export type { FtpIngestOptions };
+
 export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpIngest> {
-  const throttle = options.loginThrottle ?? new LoginThrottle();
+  const loginDeps = {
+    throttle: options.loginThrottle ?? new LoginThrottle(),
+    backend: options.backend,
+    log: options.log,
+  };
   const pasvAddress = options.pasvAddress ? await resolveIPv4(options.pasvAddress) : undefined;
   const tls = cameraTlsOptions(options.tls);
+  const secureContext = tlsModule.createSecureContext(tls);
+  const pool = new PassivePool(options.pasvRange, options.host, {
+    perAccount: 8,
+    perAddress: 16,
+    listenTimeoutMs: 20_000,
+    ...options.passiveLimits,
+  });
+  const slots = new AddressSlots(options.maxConnectionsPerAddress ?? 100);
   // ftp-srv logs every 550 at error level; keep it quiet unless we are debugging.
   const srvLog = options.log.child(
     { component: 'ftp-srv' },
@@ -99,10 +94,6 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   if (options.implicitTlsPort !== undefined) {
     const port = options.implicitTlsPort;
     implicit = withoutSignalHandlers(() => new FtpSrv({ ...common, url: `ftps://${options.host}:${port}` }));
-    // One passive port walker for both, so they do not race each other for the same ports.
-    Object.assign(implicit, {
-      getNextPasvPort: (explicit as unknown as { getNextPasvPort: unknown }).getNextPasvPort,
-    });
     servers.push(implicit);
   }
 
@@ -142,36 +133,32 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   const states = new Map<string, ConnState>();
 
   async function login(state: ConnState, username: string, password: string): Promise<IngestFileSystem> {
-    const { address, session } = state;
     try {
-      await throttle.gate(address);
+      state.account = await checkIngestLogin(loginDeps, state.session, state.address, username, password);
     } catch (err) {
-      if (!(err instanceof LoginBlockedError)) throw err;
-      session.login({ username, account: null, reason: 'blocked' });
-      state.loginFailures++;
-      throw new Error(err.message);
-    }
-    let account: IngestAccount | null;
-    try {
-      account = await options.backend.authenticate(username, password, address);
-    } catch (err) {
-      options.log.error({ err }, 'ingest authenticate failed');
+      if (err instanceof LoginRefusedError) {
+        state.loginFailures++;
+        throw err;
+      }
+      options.log.error({ err }, 'ingest login failed');
       throw new Error('Login not possible at the moment; please try again');
     }
-    throttle.record(address, !!account);
-    session.login({ username, account, reason: account ? undefined : 'wrong user name or password' });
-    if (!account) {
-      state.loginFailures++;
-      throw new Error('Login incorrect');
-    }
-    state.account = account;
-    state.fs = new IngestFileSystem(options.backend, account, options.log);
+    state.fs = new IngestFileSystem(options.backend, state.account, options.log);
     return state.fs;
   }
 
   function attachConnection(conn: FtpSrvConnection, implicitTls: boolean) {
     const raw = conn.commandSocket;
     const address = normalizeAddress(raw.remoteAddress);
+    const release = slots.take(address);
+    if (!release) {
+      // Before the greeting: one client cannot hold every connection slot of the process.
+      raw.removeAllListeners('data');
+      raw.end('421 Too many connections from your address; try again later\r\n');
+      setTimeout(() => raw.destroy(), 1000).unref();
+      return;
+    }
+    raw.once('close', release);
     const session = cappedSession(
       options.backend.sessionStarted({
         protocol: implicitTls ? 'ftps' : 'ftp',
@@ -284,10 +271,7 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
     if (state.closed) return;
     const text = '234 AUTH TLS OK, go ahead';
     raw.write(`${text}\r\n`);
-    const secure = new tlsModule.TLSSocket(raw, {
-      isServer: true,
-      secureContext: tlsModule.createSecureContext(tls),
-    });
+    const secure = new tlsModule.TLSSocket(raw, { isServer: true, secureContext });
     // ftp-srv and our reader listen on `raw`: forward the clear-text side's events to it, as ftp-srv's AUTH does.
     for (const event of ['data', 'timeout', 'end', 'close', 'drain', 'error']) {
       secure.on(event, (...args: unknown[]) => raw.emit(event, ...args));
@@ -325,6 +309,13 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
       await conn.reply(502, REFUSED[directive]);
       return;
     }
+    if (options.requireTls && !conn.secure && (directive === 'USER' || directive === 'PASS')) {
+      // Refused before a password crosses the wire in clear; the project's log shows why.
+      if (directive === 'USER' && command.arg)
+        state.session.login({ username: command.arg, account: null, reason: 'TLS required' });
+      await conn.reply(530, 'TLS required; use FTPS (AUTH TLS or implicit FTPS)');
+      return;
+    }
     switch (directive) {
       case 'USER':
         // ftp-srv refuses a second USER after a failed PASS; clients retry that way.
@@ -336,7 +327,13 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
         return;
       case 'PASV':
       case 'EPSV':
-        await openPassive(conn, directive, pasvAddress, options.log);
+        if (state.account)
+          await openPassive(
+            conn,
+            directive,
+            { pool, accountId: state.account.accountId, secureContext, pasvAddress },
+            options.log,
+          );
         return;
       case 'LIST':
       case 'NLST':
@@ -399,10 +396,4 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
 
 function startsTls(command: ParsedCommand): boolean {
   return command.directive === 'AUTH' && command.arg?.trim().toUpperCase() === 'TLS';
-}
-
-async function resolveIPv4(host: string): Promise<string> {
-  if (net.isIPv4(host)) return host;
-  const { address } = await dns.lookup(host, { family: 4 });
-  return address;
 }

@@ -61,12 +61,12 @@ export interface FtpSrvConnection extends EventEmitter {
   close(code?: number, message?: string): PromiseLike<unknown>;
 }
 
-type PassiveConnectorClass = new (connection: FtpSrvConnection) => DataConnector;
+type ConnectorClass = new (connection: FtpSrvConnection) => DataConnector;
 
 const require = createRequire(import.meta.url);
 
-/** ftp-srv's passive data connector; used by our own PASV, which picks the address per connection. */
-export const PassiveConnector = require('ftp-srv/src/connector/passive') as PassiveConnectorClass;
+/** ftp-srv's "no data connection yet" connector, what a connection holds between transfers. */
+export const BaseConnector = require('ftp-srv/src/connector/base') as ConnectorClass;
 
 /** ftp-srv's default reply texts by code, for the connection log of replies sent without one. */
 export const defaultReplyTexts = require('ftp-srv/src/messages') as Record<number, string>;

@@ -2,50 +2,58 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LoginBlockedError, LoginThrottle } from './login-throttle.ts';
 
-test('failures slow an address down, then block it for a while; success clears it', async () => {
+const options = { slowAfter: 2, delayStepMs: 20, maxDelayMs: 30, blockAfter: 4, blockMs: 60_000 };
+
+async function fail(t: LoginThrottle, address: string, name: string) {
+  const attempt = await t.begin(address, name);
+  await attempt.settle('failed');
+}
+
+test('failures slow a pair down, then block it for a while; a success clears only its own pair', async () => {
   let now = 1_000_000;
-  const t = new LoginThrottle({
-    slowAfter: 2,
-    delayStepMs: 20,
-    maxDelayMs: 30,
-    blockAfter: 4,
-    blockMs: 60_000,
-    now: () => now,
-  });
-  const timed = async (address: string) => {
+  const t = new LoginThrottle({ ...options, now: () => now });
+  const timed = async (name: string) => {
     const started = Date.now();
-    await t.gate(address);
-    return Date.now() - started;
+    const attempt = await t.begin('1.2.3.4', name);
+    return { ms: Date.now() - started, attempt };
   };
-  t.record('1.2.3.4', false);
-  assert.ok((await timed('1.2.3.4')) < 15);
-  t.record('1.2.3.4', false);
-  assert.ok((await timed('1.2.3.4')) >= 15);
-  t.record('1.2.3.4', false);
-  t.record('1.2.3.4', false);
-  await assert.rejects(t.gate('1.2.3.4'), LoginBlockedError);
-  assert.ok((await timed('5.6.7.8')) < 15, 'other addresses are not affected');
+  await fail(t, '1.2.3.4', 'cam');
+  await fail(t, '1.2.3.4', 'cam');
+  const slowed = await timed('cam'); // 2 failures on record -> waits 20 ms
+  assert.ok(slowed.ms >= 15, `waited ${slowed.ms} ms`);
+  await slowed.attempt.settle('failed');
+  // Another account's success at the same address clears nothing of this pair.
+  await (await t.begin('1.2.3.4', 'colleague')).settle('ok');
+  await fail(t, '1.2.3.4', 'cam');
+  await assert.rejects(t.begin('1.2.3.4', 'CAM '), LoginBlockedError, 'names count without case or spaces');
+  // The colleague at the same address and the same name elsewhere are not blocked.
+  await (await t.begin('1.2.3.4', 'colleague')).settle('ok');
+  await (await t.begin('5.6.7.8', 'cam')).settle('ok');
   now += 60_001;
-  assert.equal(t.isBlocked('1.2.3.4'), false);
-  await t.gate('1.2.3.4');
-  t.record('1.2.3.4', true);
-  assert.ok((await timed('1.2.3.4')) < 15);
+  const again = await t.begin('1.2.3.4', 'cam'); // a served block starts over slowed
+  await again.settle('ok');
+  assert.equal((await timed('cam')).ms < 15, true, 'a success clears the pair');
 });
 
-test('old failures are forgotten and the table stays bounded', async () => {
-  let now = 0;
-  const t = new LoginThrottle({
-    slowAfter: 1,
-    delayStepMs: 50,
-    windowMs: 1000,
-    maxAddresses: 3,
-    now: () => now,
-  });
-  t.record('a', false);
-  now = 2000;
-  const started = Date.now();
-  await t.gate('a');
-  assert.ok(Date.now() - started < 40);
-  for (const address of ['b', 'c', 'd', 'e']) t.record(address, false);
-  assert.equal((t as unknown as { state: Map<string, unknown> }).state.size, 3);
+test('concurrent attempts are counted before any is checked', async () => {
+  const t = new LoginThrottle({ ...options, delayStepMs: 1, maxDelayMs: 1 });
+  const results = await Promise.allSettled(Array.from({ length: 30 }, () => t.begin('9.9.9.9', 'cam')));
+  assert.equal(results.filter((r) => r.status === 'fulfilled').length, 4);
+});
+
+test('an address is blocked as a whole only after failures on many names', async () => {
+  const t = new LoginThrottle({ ...options, addressBlockAfterNames: 3 });
+  await fail(t, '1.1.1.1', 'a');
+  await fail(t, '1.1.1.1', 'a');
+  await fail(t, '1.1.1.1', 'b');
+  await (await t.begin('1.1.1.1', 'other')).settle('ok');
+  await fail(t, '1.1.1.1', 'c');
+  await assert.rejects(t.begin('1.1.1.1', 'other'), (err: LoginBlockedError) => err.scope === 'address');
+  await (await t.begin('2.2.2.2', 'other')).settle('ok');
+});
+
+test('a backend error takes the attempt back', async () => {
+  const t = new LoginThrottle(options);
+  for (let i = 0; i < 10; i++) await (await t.begin('3.3.3.3', 'cam')).settle('error');
+  await (await t.begin('3.3.3.3', 'cam')).settle('ok');
 });

@@ -1,44 +1,91 @@
+import { storableText } from './backend.ts';
+
 /**
- * Slows and then blocks repeated wrong passwords from one remote address, shared by the FTP
- * and SFTP servers (pass one instance to both). Counting is per address, not per user name,
- * because guessing usually walks through names; a successful login clears the address, since
- * many cameras of one agency often share one NAT address at a venue.
+ * Slows and then blocks wrong passwords for FTP and SFTP (one instance shared by both servers).
+ *
+ * Counted per (remote address, user name): many cameras of one agency share one NAT address at a
+ * venue, so one camera with a wrong password, or one guesser of one account, must not lock out
+ * its neighbours. A whole address is refused only while it has failed on many different user
+ * names (someone walking through names). A success clears only its own pair.
+ *
+ * Each attempt is counted (as a failure) before its password is checked and cleared after a
+ * success, so parallel guesses cannot all pass a gate that has not yet seen their failures.
+ * The counts live in a store: the database in the product (every ingest process shares them),
+ * memory for the protocol tests.
  */
 
 export interface LoginThrottleOptions {
-  /** Failures after which every further attempt is answered late. Default 5. */
+  /** Failures of one pair after which every further attempt is answered late. Default 5. */
   slowAfter?: number;
   /** Extra wait per failure beyond `slowAfter`, capped by `maxDelayMs`. Default 1000 ms. */
   delayStepMs?: number;
   maxDelayMs?: number;
-  /** Failures after which the address is refused without checking the password. Default 10. */
+  /** Failures of one pair after which it is refused without checking the password. Default 10. */
   blockAfter?: number;
   /** How long a block lasts. Default 15 minutes. */
   blockMs?: number;
   /** Failures older than this are forgotten. Default 15 minutes. */
   windowMs?: number;
-  /** Addresses remembered at most (oldest dropped first), so a flood cannot grow memory. */
-  maxAddresses?: number;
+  /** Distinct failing user names within the window after which the whole address is refused. Default 10. */
+  addressBlockAfterNames?: number;
+  store?: LoginThrottleStore;
   now?: () => number;
 }
 
+export interface PairPolicy {
+  now: Date;
+  windowStart: Date;
+  blockEnd: Date;
+  slowAfter: number;
+  blockAfter: number;
+}
+
+/** Where the counts live. `begin` must count atomically (concurrent attempts each get their own number). */
+export interface LoginThrottleStore {
+  /** Distinct user names with a failure at `address` since `since`. */
+  failingNames(address: string, since: Date): Promise<number>;
+  /**
+   * Counts one more attempt of the pair unless it is blocked. Returns the pair's attempts within
+   * the window, this one included, and the end of its block (0 = none).
+   */
+  begin(
+    address: string,
+    name: string,
+    policy: PairPolicy,
+  ): Promise<{ attempts: number; blockedUntil: number }>;
+  /** 'ok' clears the pair; 'failed' confirms the failure; 'error' takes the attempt back. */
+  settle(address: string, name: string, outcome: 'ok' | 'failed' | 'error'): Promise<void>;
+}
+
 export class LoginBlockedError extends Error {
-  constructor(readonly retryAfterMs: number) {
-    super('Too many failed logins from your address; try again later');
+  constructor(
+    readonly retryAfterMs: number,
+    readonly scope: 'account' | 'address',
+  ) {
+    super(
+      scope === 'account'
+        ? 'Too many failed logins for this account from your address; try again later'
+        : 'Too many failed logins from your address; try again later',
+    );
   }
 }
 
-interface AddressState {
-  failures: number;
-  lastFailure: number;
-  blockedUntil: number;
+export interface LoginAttempt {
+  settle(outcome: 'ok' | 'failed' | 'error'): Promise<void>;
+}
+
+/** The key of a user name: what a camera types, without case, spacing or characters a database refuses. */
+export function throttleName(username: string): string {
+  return storableText(username.normalize('NFC').trim().toLowerCase().slice(0, 128));
 }
 
 export class LoginThrottle {
-  private readonly state = new Map<string, AddressState>();
-  private readonly o: Required<LoginThrottleOptions>;
+  private readonly o: Required<Omit<LoginThrottleOptions, 'store'>>;
+  private readonly store: LoginThrottleStore;
 
   constructor(options: LoginThrottleOptions = {}) {
+    const { store, ...rest } = options;
+    this.store = store ?? new MemoryThrottleStore();
     this.o = {
       slowAfter: 5,
       delayStepMs: 1000,
@@ -46,65 +93,97 @@ export class LoginThrottle {
       blockAfter: 10,
       blockMs: 15 * 60_000,
       windowMs: 15 * 60_000,
-      maxAddresses: 10_000,
+      addressBlockAfterNames: 10,
       now: Date.now,
-      ...options,
+      ...rest,
     };
   }
 
-  /** Waits as long as the address has earned; throws LoginBlockedError while it is blocked. */
-  async gate(address: string): Promise<void> {
-    const s = this.current(address);
-    if (!s) return;
+  /**
+   * Counts the attempt and waits as long as the pair has earned; throws LoginBlockedError while
+   * the pair or the whole address is blocked. Settle the attempt once the password was checked.
+   */
+  async begin(address: string, username: string): Promise<LoginAttempt> {
+    const name = throttleName(username);
     const now = this.o.now();
-    if (s.blockedUntil > now) throw new LoginBlockedError(s.blockedUntil - now);
-    const delay = this.delayFor(s.failures);
+    const windowStart = new Date(now - this.o.windowMs);
+    if ((await this.store.failingNames(address, windowStart)) >= this.o.addressBlockAfterNames)
+      throw new LoginBlockedError(this.o.windowMs, 'address');
+    const { attempts, blockedUntil } = await this.store.begin(address, name, {
+      now: new Date(now),
+      windowStart,
+      blockEnd: new Date(now + this.o.blockMs),
+      slowAfter: this.o.slowAfter,
+      blockAfter: this.o.blockAfter,
+    });
+    if (blockedUntil > now) throw new LoginBlockedError(blockedUntil - now, 'account');
+    const delay = this.delayFor(attempts - 1);
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-  }
-
-  /** Records the outcome of one password check. */
-  record(address: string, ok: boolean): void {
-    if (ok) {
-      this.state.delete(address);
-      return;
-    }
-    const now = this.o.now();
-    const s = this.current(address) ?? { failures: 0, lastFailure: now, blockedUntil: 0 };
-    s.failures++;
-    s.lastFailure = now;
-    if (s.failures >= this.o.blockAfter) s.blockedUntil = now + this.o.blockMs;
-    // Re-insert so Map order is least-recently-failed first, for pruning.
-    this.state.delete(address);
-    this.state.set(address, s);
-    if (this.state.size > this.o.maxAddresses) {
-      const oldest = this.state.keys().next().value;
-      if (oldest !== undefined) this.state.delete(oldest);
-    }
-  }
-
-  isBlocked(address: string): boolean {
-    const s = this.current(address);
-    return !!s && s.blockedUntil > this.o.now();
+    let settled = false;
+    return {
+      settle: async (outcome) => {
+        if (settled) return;
+        settled = true;
+        await this.store.settle(address, name, outcome);
+      },
+    };
   }
 
   private delayFor(failures: number): number {
     if (failures < this.o.slowAfter) return 0;
     return Math.min(this.o.maxDelayMs, (failures - this.o.slowAfter + 1) * this.o.delayStepMs);
   }
+}
 
-  private current(address: string): AddressState | undefined {
-    const s = this.state.get(address);
-    if (!s) return undefined;
-    const now = this.o.now();
-    if (s.blockedUntil <= now && now - s.lastFailure > this.o.windowMs) {
-      this.state.delete(address);
-      return undefined;
+interface PairState {
+  attempts: number;
+  failures: number;
+  lastAttempt: number;
+  blockedUntil: number;
+}
+
+/** The counts in memory, for one process (the protocol tests); same rules as the database store. */
+export class MemoryThrottleStore implements LoginThrottleStore {
+  private readonly pairs = new Map<string, PairState>();
+
+  constructor(private readonly maxPairs = 10_000) {}
+
+  async failingNames(address: string, since: Date): Promise<number> {
+    let count = 0;
+    for (const [key, s] of this.pairs)
+      if (key.startsWith(`${address}\n`) && s.failures > 0 && s.lastAttempt >= since.getTime()) count++;
+    return count;
+  }
+
+  async begin(address: string, name: string, p: PairPolicy) {
+    const key = `${address}\n${name}`;
+    const now = p.now.getTime();
+    const s = this.pairs.get(key);
+    if (s && s.blockedUntil > now) return { attempts: s.attempts, blockedUntil: s.blockedUntil };
+    const next: PairState = !s
+      ? { attempts: 1, failures: 0, lastAttempt: now, blockedUntil: 0 }
+      : s.lastAttempt < p.windowStart.getTime()
+        ? { attempts: 1, failures: 0, lastAttempt: now, blockedUntil: 0 }
+        : s.blockedUntil > 0 // a served block starts over slowed, not blocked at once
+          ? { ...s, attempts: p.slowAfter + 1, lastAttempt: now, blockedUntil: 0 }
+          : { ...s, attempts: s.attempts + 1, lastAttempt: now };
+    if (next.attempts > p.blockAfter) next.blockedUntil = p.blockEnd.getTime();
+    // Re-insert so Map order is least recently tried first, for pruning.
+    this.pairs.delete(key);
+    this.pairs.set(key, next);
+    if (this.pairs.size > this.maxPairs) {
+      const oldest = this.pairs.keys().next().value;
+      if (oldest !== undefined) this.pairs.delete(oldest);
     }
-    if (s.blockedUntil && s.blockedUntil <= now) {
-      // A served block starts over, so the next failure is slowed again rather than blocked at once.
-      s.blockedUntil = 0;
-      s.failures = this.o.slowAfter;
-    }
-    return s;
+    return { attempts: next.attempts, blockedUntil: next.blockedUntil };
+  }
+
+  async settle(address: string, name: string, outcome: 'ok' | 'failed' | 'error') {
+    const key = `${address}\n${name}`;
+    const s = this.pairs.get(key);
+    if (!s) return;
+    if (outcome === 'ok') this.pairs.delete(key);
+    else if (outcome === 'failed') s.failures++;
+    else s.attempts = Math.max(0, s.attempts - 1);
   }
 }

@@ -12,7 +12,7 @@ import type {
   IngestSession,
   IngestSessionInfo,
 } from './backend.ts';
-import { IngestUserError } from './backend.ts';
+import { IngestUserError, storableText } from './backend.ts';
 import * as q from './queries.ts';
 
 // What LIST shows of a folder: uploads of the last week (cameras look for their own files).
@@ -33,6 +33,8 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
 
   return {
     async authenticate(username, password) {
+      // A name the database cannot even hold (NUL, lone surrogate) is no account's.
+      if (storableText(username) !== username) return null;
       const project = await projectQueries.findProjectByUsername(db, username);
       if (!project) return null;
       const expected = Buffer.from(decryptSecret(ctx.config.secretKey, project.ingest_password_enc));
@@ -139,10 +141,14 @@ function connectionLogSession(ctx: AppContext, info: IngestSessionInfo): IngestS
   let protocol: string = info.protocol;
   return {
     log(entry: ConnectionLogEntry) {
-      entries.push({ at: entry.at.toISOString(), kind: entry.kind, text: entry.text.slice(0, 500) });
+      entries.push({
+        at: entry.at.toISOString(),
+        kind: entry.kind,
+        text: storableText(entry.text.slice(0, 500)),
+      });
     },
     login(result: { username: string; account: IngestAccount | null; reason?: string }) {
-      username = result.username;
+      username = storableText(result.username.slice(0, 200));
       loginResult = result.account ? 'ok' : (result.reason ?? 'refused');
       if (result.account) projectId = result.account.projectId;
     },

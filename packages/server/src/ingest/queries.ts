@@ -114,3 +114,78 @@ export async function insertIngestSession(db: Db, row: IngestSessionRow, keep: n
       select id from ingest_sessions where project_id = ${row.project_id} order by id desc offset ${keep - 1} limit 1)
   `.execute(db);
 }
+
+/** Distinct user names with a confirmed wrong password from `address` since `since`. */
+export async function countFailingNames(db: Db, address: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('ingest_login_failures')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('address', '=', address)
+    .where('failures', '>', 0)
+    .where('last_attempt', '>=', since)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Counts one login attempt of (address, username) in one statement, so concurrent attempts each
+ * get their own number; a blocked pair stays as it is. Returns the attempts in the window (this one
+ * included) and the block's end.
+ */
+export async function countLoginAttempt(
+  db: Db,
+  address: string,
+  username: string,
+  p: { now: Date; windowStart: Date; blockEnd: Date; slowAfter: number; blockAfter: number },
+): Promise<{ attempts: number; blockedUntil: Date | null }> {
+  const blocked = sql`t.blocked_until > ${p.now}::timestamptz`;
+  // A pair last tried before the window starts over; a served block starts over slowed.
+  const next = sql`(case when t.last_attempt < ${p.windowStart}::timestamptz then 1
+    when t.blocked_until is not null then ${p.slowAfter}::int + 1 else t.attempts + 1 end)`;
+  const { rows } = await sql<{ attempts: number; blocked_until: Date | null }>`
+    insert into ingest_login_failures as t (address, username, attempts, failures, last_attempt, blocked_until)
+    values (${address}, ${username}, 1, 0, ${p.now}::timestamptz, null)
+    on conflict (address, username) do update set
+      attempts = case when ${blocked} then t.attempts else ${next} end,
+      failures = case when ${blocked} then t.failures
+                      when t.last_attempt < ${p.windowStart}::timestamptz then 0 else t.failures end,
+      last_attempt = case when ${blocked} then t.last_attempt else ${p.now}::timestamptz end,
+      blocked_until = case when ${blocked} then t.blocked_until
+                           when ${next} > ${p.blockAfter}::int then ${p.blockEnd}::timestamptz end
+    returning attempts, blocked_until
+  `.execute(db);
+  const row = rows[0];
+  return {
+    attempts: row?.attempts ?? 1,
+    blockedUntil: row?.blocked_until ? new Date(row.blocked_until) : null,
+  };
+}
+
+/** After the password check: a success clears the pair, a failure is confirmed, an error is taken back. */
+export async function settleLoginAttempt(
+  db: Db,
+  address: string,
+  username: string,
+  outcome: 'ok' | 'failed' | 'error',
+): Promise<void> {
+  const pair = db
+    .updateTable('ingest_login_failures')
+    .where('address', '=', address)
+    .where('username', '=', username);
+  if (outcome === 'ok')
+    await db
+      .deleteFrom('ingest_login_failures')
+      .where('address', '=', address)
+      .where('username', '=', username)
+      .execute();
+  else if (outcome === 'failed') await pair.set((eb) => ({ failures: eb('failures', '+', 1) })).execute();
+  else await pair.set({ attempts: sql`greatest(attempts - 1, 0)` }).execute();
+}
+
+/** Forgets pairs last tried before `before` that are not blocked. */
+export const purgeLoginFailures = (db: Db, before: Date, now: Date) =>
+  db
+    .deleteFrom('ingest_login_failures')
+    .where('last_attempt', '<', before)
+    .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<', now)]))
+    .execute();

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import ssh2, { type Attributes, type FileEntry, type SFTPWrapper } from 'ssh2';
 import { type IngestAccount, type IngestBackend, type IngestStat, IngestUserError } from './backend.ts';
 import { formatListLine } from './ftp-srv-internals.ts';
+import type { ReorderBudget } from './sftp-reorder-budget.ts';
 import { UploadSink, UploadTooLargeError } from './upload-sink.ts';
 import { PathError, resolveVirtualPath, toClientPath } from './virtual-path.ts';
 
@@ -13,11 +14,13 @@ import { PathError, resolveVirtualPath, toClientPath } from './virtual-path.ts';
  * requests without a listener get OP_UNSUPPORTED from ssh2.
  *
  * Writes must arrive in order (every real client sends them so, even with many in flight);
- * small reorderings are buffered, rewriting earlier bytes is refused.
+ * small reorderings are buffered, rewriting earlier bytes is refused. What is buffered is bounded
+ * per connection and for the whole process (ReorderBudget), and so are open handles: a client
+ * cannot grow the server's memory by sending writes out of order on many handles.
  */
 
 const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
-const MAX_REORDER_BYTES = 16 * 1024 * 1024;
+
 const DIR_MODE = 0o040755;
 const FILE_MODE = 0o100644;
 
@@ -47,6 +50,10 @@ export interface SftpRequestsContext {
   log: Logger;
   note(kind: 'command' | 'reply' | 'error' | 'info', text: string): void;
   touch(): void;
+  /** The connection's budget for out-of-order writes (its parent: the process's). */
+  reorder: ReorderBudget;
+  /** Open file and folder handles of the connection (all its SFTP channels). */
+  handles: { open: number; max: number };
 }
 
 function toAttrs(s: IngestStat): Attributes {
@@ -112,9 +119,10 @@ export class SftpRequests {
     for (const [key, h] of this.handles) {
       if (h.kind === 'file') {
         h.sink.abort(new Error(reason));
+        this.dropPending(h);
         this.ctx.note('error', `upload ${h.path} aborted: ${reason}`);
       }
-      this.handles.delete(key);
+      this.forget(key);
     }
   }
 
@@ -142,13 +150,31 @@ export class SftpRequests {
   }
 
   private newHandle(h: FileHandle | DirHandle): Buffer {
+    this.ctx.handles.open++;
     const buf = Buffer.alloc(4);
     buf.writeUInt32BE(this.nextHandle++);
     this.handles.set(buf.toString('hex'), h);
     return buf;
   }
 
+  private forget(key: string): void {
+    if (this.handles.delete(key)) this.ctx.handles.open--;
+  }
+
+  private checkHandleLimit(): void {
+    if (this.ctx.handles.open >= this.ctx.handles.max)
+      throw new IngestUserError(`Too many open handles (limit ${this.ctx.handles.max}); close some first`);
+  }
+
+  /** Frees what a handle holds for out-of-order writes. */
+  private dropPending(h: FileHandle): void {
+    this.ctx.reorder.release(h.pendingBytes);
+    h.pending.clear();
+    h.pendingBytes = 0;
+  }
+
   private async open(id: number, path: string, flags: number): Promise<void> {
+    this.checkHandleLimit();
     const rel = this.resolve(path);
     if (flags & OPEN_MODE.READ) throw new IngestUserError('Downloads are not offered');
     if (flags & OPEN_MODE.APPEND)
@@ -195,8 +221,10 @@ export class SftpRequests {
     }
     try {
       if (offset > h.offset) {
+        if (h.pending.has(offset)) throw new IngestUserError('Rewriting bytes is not supported');
+        if (!this.ctx.reorder.take(data.length))
+          throw new IngestUserError('Writes too far out of order (buffer limit reached)');
         h.pendingBytes += data.length;
-        if (h.pendingBytes > MAX_REORDER_BYTES) throw new IngestUserError('Writes too far out of order');
         h.pending.set(offset, data);
         this.sftp.status(id, STATUS_CODE.OK);
         return;
@@ -206,6 +234,7 @@ export class SftpRequests {
       for (let next = h.pending.get(h.offset); next; next = h.pending.get(h.offset)) {
         h.pending.delete(h.offset);
         h.pendingBytes -= next.length;
+        this.ctx.reorder.release(next.length);
         more = this.push(h, next);
       }
       if (more && h.held.length === 0) {
@@ -220,6 +249,7 @@ export class SftpRequests {
           ? `Exceeded storage allocation (limit ${err.maxBytes} bytes)`
           : String((err as Error).message);
       h.sink.abort(err instanceof Error ? err : new Error(String(err)));
+      this.dropPending(h);
       this.ctx.note('error', `upload ${h.path}: ${h.failed}`);
       this.releaseHeld(h);
       this.sftp.status(id, STATUS_CODE.FAILURE, h.failed);
@@ -242,13 +272,14 @@ export class SftpRequests {
     const key = raw.toString('hex');
     const h = this.handles.get(key);
     if (!h) throw new IngestUserError('Invalid handle');
-    this.handles.delete(key);
+    this.forget(key);
     if (h.kind === 'dir') {
       this.sftp.status(id, STATUS_CODE.OK);
       return;
     }
     this.ctx.note('command', `CLOSE ${h.path}`);
     if (!h.failed && h.pending.size > 0) h.failed = 'Upload incomplete: missing bytes';
+    this.dropPending(h);
     if (h.failed) {
       h.sink.abort(new Error(h.failed));
       throw new IngestUserError(h.failed);
@@ -272,6 +303,7 @@ export class SftpRequests {
   }
 
   private async opendir(id: number, path: string): Promise<void> {
+    this.checkHandleLimit();
     const rel = this.resolve(path);
     const stat = rel === '' ? ROOT_STAT : await this.ctx.backend.stat(this.ctx.account, rel);
     if (!stat?.isDirectory) {
@@ -279,6 +311,7 @@ export class SftpRequests {
       return;
     }
     const entries = await this.ctx.backend.list(this.ctx.account, rel);
+    this.checkHandleLimit(); // again: other requests may have opened handles meanwhile
     this.sftp.handle(
       id,
       this.newHandle({

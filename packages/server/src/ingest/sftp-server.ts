@@ -2,8 +2,11 @@ import type net from 'node:net';
 import type { Logger } from 'pino';
 import ssh2, { type AuthContext, type Connection, type SFTPWrapper } from 'ssh2';
 import { normalizeAddress } from '../net/remote-address.ts';
+import { AddressSlots } from './address-slots.ts';
 import { cappedSession, type IngestAccount, type IngestBackend } from './backend.ts';
-import { LoginBlockedError, LoginThrottle } from './login-throttle.ts';
+import { checkIngestLogin, LoginRefusedError } from './ingest-login.ts';
+import { LoginThrottle } from './login-throttle.ts';
+import { ReorderBudget } from './sftp-reorder-budget.ts';
 import { SftpRequests } from './sftp-requests.ts';
 import { loadOrCreateHostKeys } from './ssh-host-keys.ts';
 
@@ -27,21 +30,55 @@ export interface SftpIngestOptions {
   idleTimeoutMs?: number;
   /** Failed logins on one connection before it is closed. Default 3. */
   maxLoginFailuresPerConnection?: number;
+  /** Connections from one address at once. Default 100. */
+  maxConnectionsPerAddress?: number;
+  /**
+   * Out-of-order write bytes buffered per connection and in all, and open handles per connection.
+   * Defaults 8 MiB, 64 MiB, 32: real clients send writes in order (a few MiB in flight); before,
+   * 16 MiB per handle and no handle cap let 10 connections x 10 handles hold 1.5 GiB.
+   */
+  limits?: Partial<{
+    reorderBytesPerConnection: number;
+    reorderBytesTotal: number;
+    handlesPerConnection: number;
+  }>;
 }
 
 export interface SftpIngest {
   port: number;
+  /** Bytes now held for out-of-order writes, all connections together. */
+  bufferedBytes(): number;
   close(): Promise<void>;
 }
 
 export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpIngest> {
-  const throttle = options.loginThrottle ?? new LoginThrottle();
+  const loginDeps = {
+    throttle: options.loginThrottle ?? new LoginThrottle(),
+    backend: options.backend,
+    log: options.log,
+  };
   const hostKeys = loadOrCreateHostKeys(options.hostKeyDir);
   const clients = new Set<Connection>();
+  const limits = {
+    reorderBytesPerConnection: 8 * 1024 * 1024,
+    reorderBytesTotal: 64 * 1024 * 1024,
+    handlesPerConnection: 32,
+    ...options.limits,
+  };
+  const reorderTotal = new ReorderBudget(limits.reorderBytesTotal);
+  const slots = new AddressSlots(options.maxConnectionsPerAddress ?? 100);
 
-  const server = new ssh2.Server({ hostKeys, ident: 'PhotoRelay' }, (client, info) => {
-    clients.add(client);
+  const server = new ssh2.Server(sshServerConfig(hostKeys), (client, info) => {
     const address = normalizeAddress(info.ip);
+    const release = slots.take(address);
+    if (!release) {
+      client.on('error', () => {});
+      client.end();
+      return;
+    }
+    clients.add(client);
+    const reorder = new ReorderBudget(limits.reorderBytesPerConnection, reorderTotal);
+    const handles = { open: 0, max: limits.handlesPerConnection };
     const session = cappedSession(
       options.backend.sessionStarted({
         protocol: 'sftp',
@@ -93,19 +130,12 @@ export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpI
 
     async function check(ctx: AuthContext, username: string, password: string): Promise<void> {
       note('command', `login ${username} (${ctx.method})`);
+      let found: IngestAccount;
       try {
-        await throttle.gate(address);
+        found = await checkIngestLogin(loginDeps, session, address, username, password);
       } catch (err) {
-        if (!(err instanceof LoginBlockedError)) throw err;
-        session.login({ username, account: null, reason: 'blocked' });
+        if (!(err instanceof LoginRefusedError)) throw err;
         note('reply', err.message);
-        return refuse(ctx);
-      }
-      const found = await options.backend.authenticate(username, password, address);
-      throttle.record(address, !!found);
-      session.login({ username, account: found, reason: found ? undefined : 'wrong user name or password' });
-      if (!found) {
-        note('reply', 'login incorrect');
         return refuse(ctx);
       }
       account = found;
@@ -135,6 +165,8 @@ export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpI
               log: options.log,
               note,
               touch,
+              reorder,
+              handles,
             }),
           );
         });
@@ -149,6 +181,7 @@ export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpI
     client.on('close', () => {
       clearTimeout(idle);
       clients.delete(client);
+      release();
       for (const r of requests) r.abortAll('connection closed');
       note('info', 'connection closed');
       session.end();
@@ -166,9 +199,50 @@ export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpI
 
   return {
     port: (server.address() as net.AddressInfo).port,
+    bufferedBytes: () => reorderTotal.used,
     async close() {
       for (const c of clients) c.end();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * No SHA-1: MACs without hmac-sha1, and the RSA host key only with rsa-sha2-256/512 signatures.
+ * ssh2 always adds `ssh-rsa` for an RSA key (its algorithms setting cannot remove it), so the key
+ * is handed over as two keys that present themselves as rsa-sha2-512 and rsa-sha2-256; ssh2
+ * signs with the hash of the negotiated name and sends the same public key (type ssh-rsa in
+ * the key blob, as RFC 8332 wants), so clients that pinned the RSA host key keep connecting.
+ */
+export function sshServerConfig(hostKeys: Buffer[]): ssh2.ServerConfig {
+  const keys: ssh2.ServerConfig['hostKeys'] = [];
+  for (const raw of hostKeys) {
+    const parsed = ssh2.utils.parseKey(raw);
+    if (parsed instanceof Error || Array.isArray(parsed) || parsed.type !== 'ssh-rsa') {
+      keys.push(raw);
+      continue;
+    }
+    for (const type of ['rsa-sha2-512', 'rsa-sha2-256'])
+      keys.push({ key: Object.create(parsed, { type: { value: type } }) as ssh2.ParsedKey, passphrase: '' });
+  }
+  return {
+    hostKeys: keys,
+    ident: 'PhotoRelay',
+    algorithms: {
+      serverHostKey: [
+        'ssh-ed25519',
+        'ecdsa-sha2-nistp256',
+        'ecdsa-sha2-nistp384',
+        'ecdsa-sha2-nistp521',
+        'rsa-sha2-512',
+        'rsa-sha2-256',
+      ],
+      hmac: [
+        'hmac-sha2-256-etm@openssh.com',
+        'hmac-sha2-512-etm@openssh.com',
+        'hmac-sha2-256',
+        'hmac-sha2-512',
+      ],
     },
   };
 }

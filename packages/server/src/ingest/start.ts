@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { startFtpIngest } from './ftp-server.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import { databaseThrottleStore } from './login-throttle-db.ts';
 import { createProjectIngestBackend } from './project-backend.ts';
 import { startSftpIngest } from './sftp-server.ts';
 import { loadOrCreateTlsMaterial } from './tls.ts';
@@ -14,7 +15,8 @@ export async function startIngest(
   const { config } = ctx;
   const backend = createProjectIngestBackend(ctx);
   // One throttle for both protocols: guessing passwords over SFTP counts against FTP too.
-  const loginThrottle = new LoginThrottle();
+  // Its counts live in the database, so split ingest processes share them.
+  const loginThrottle = new LoginThrottle({ store: databaseThrottleStore(ctx.db, ctx.log) });
   const tls = loadOrCreateTlsMaterial({
     certFile: config.FTPS_CERT,
     keyFile: config.FTPS_KEY,
@@ -32,6 +34,9 @@ export async function startIngest(
     backend,
     log: ctx.log,
     loginThrottle,
+    passiveLimits: { perAccount: config.PASV_MAX_PER_ACCOUNT, perAddress: config.PASV_MAX_PER_ADDRESS },
+    maxConnectionsPerAddress: config.INGEST_MAX_CONNECTIONS_PER_ADDRESS,
+    requireTls: config.REQUIRE_TLS,
   });
   // A start that fails halfway must not leave the FTP listener open (the process would not exit).
   const sftp = await startSftpIngest({
@@ -42,6 +47,7 @@ export async function startIngest(
     backend,
     log: ctx.log,
     loginThrottle,
+    maxConnectionsPerAddress: config.INGEST_MAX_CONNECTIONS_PER_ADDRESS,
   }).catch(async (error: unknown) => {
     await ftp.close();
     throw error;

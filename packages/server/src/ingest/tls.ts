@@ -7,9 +7,10 @@ import { createSelfSignedCertificate } from './x509.ts';
  * Certificate and TLS settings of the FTPS ingest.
  *
  * Camera bodies (Canon, Nikon, Sony) ship old, rarely updated TLS stacks: they do TLS 1.2 but
- * often not 1.3, offer RSA certificates only, and some older ones only the plain-RSA CBC
- * suites (AES256-SHA, AES128-SHA). So: TLS 1.2 (see maxVersion below), an RSA certificate, the modern ECDHE
- * suites first and the old RSA-kx ones last; the server picks, in this order.
+ * often not 1.3 and offer RSA certificates only. So: TLS 1.2 (see maxVersion below), an RSA
+ * certificate, and only ECDHE key exchange (forward secrecy): the plain-RSA suites (AES128-SHA
+ * and friends) are not offered, so a recorded session cannot be decrypted later with the key.
+ * The server picks, in this order.
  */
 export const CAMERA_TLS_CIPHERS = [
   'ECDHE-ECDSA-AES128-GCM-SHA256',
@@ -21,12 +22,6 @@ export const CAMERA_TLS_CIPHERS = [
   'ECDHE-RSA-AES256-SHA384',
   'ECDHE-RSA-AES128-SHA',
   'ECDHE-RSA-AES256-SHA',
-  'AES128-GCM-SHA256',
-  'AES256-GCM-SHA384',
-  'AES128-SHA256',
-  'AES256-SHA256',
-  'AES128-SHA',
-  'AES256-SHA',
 ].join(':');
 
 export interface TlsMaterial {

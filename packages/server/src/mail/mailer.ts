@@ -7,7 +7,7 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
-  /** The one link the mail is about, logged when mails go to the outbox. */
+  /** The one link the mail is about, logged (LOG_LEVEL=debug) when mails go to the outbox. */
   link?: string;
 }
 
@@ -15,7 +15,7 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-/** SMTP when SMTP_URL is set, else .eml files in DATA_DIR/outbox (and the link in the log). */
+/** SMTP when SMTP_URL is set, else .eml files in DATA_DIR/outbox (and the link in the debug log). */
 export function createMailer(options: {
   smtpUrl?: string;
   from: string;
@@ -40,10 +40,16 @@ export function createMailer(options: {
         subject: m.subject,
         text: m.text,
       });
-      await fs.mkdir(outbox, { recursive: true });
+      await fs.mkdir(outbox, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`;
-      await fs.writeFile(path.join(outbox, name), info.message as Buffer);
-      options.log.info({ to: m.to, link: m.link, file: name }, `mail written to outbox: ${m.subject}`);
+      // The mail holds a live link (a password reset): readable by this user only.
+      await fs.writeFile(path.join(outbox, name), info.message as Buffer, { mode: 0o600 });
+      // The log says that there is a link, not the token in it; LOG_LEVEL=debug shows it (development).
+      options.log.info(
+        { to: m.to, hasLink: Boolean(m.link), file: name },
+        `mail written to outbox: ${m.subject}`,
+      );
+      if (m.link) options.log.debug({ to: m.to, link: m.link, file: name }, 'mail link');
     },
   };
 }

@@ -34,14 +34,14 @@ const texts = {
       text: `Sie wurden in das Team „${team}“ auf PhotoRelay eingeladen.\n\nÖffnen Sie diesen Link innerhalb von 14 Tagen, um Ihr Konto anzulegen:\n\n${link}\n`,
     }),
   },
-  addedToTeam: {
+  joinTeam: {
     en: (link: string, team: string) => ({
-      subject: `PhotoRelay: you were added to ${team}`,
-      text: `You were added to the team "${team}" on PhotoRelay.\n\nSign in to start: ${link}\n`,
+      subject: `PhotoRelay: you are invited to join ${team}`,
+      text: `You have been invited to join the team "${team}" on PhotoRelay with your account.\n\nOpen this link within 14 days to accept; if you do not want to join, ignore this mail:\n\n${link}\n`,
     }),
     de: (link: string, team: string) => ({
-      subject: `PhotoRelay: Sie wurden dem Team ${team} hinzugefügt`,
-      text: `Sie wurden dem Team „${team}“ auf PhotoRelay hinzugefügt.\n\nMelden Sie sich an: ${link}\n`,
+      subject: `PhotoRelay: Einladung in das Team ${team}`,
+      text: `Sie wurden mit Ihrem Konto in das Team „${team}“ auf PhotoRelay eingeladen.\n\nÖffnen Sie diesen Link innerhalb von 14 Tagen, um die Einladung anzunehmen; wenn Sie nicht beitreten möchten, ignorieren Sie diese E-Mail:\n\n${link}\n`,
     }),
   },
 } as const;
@@ -50,6 +50,47 @@ export function accountMail(kind: 'verify' | 'reset', language: Language, link: 
   return texts[kind][language](link);
 }
 
-export function teamMail(kind: 'invite' | 'addedToTeam', language: Language, link: string, team: string) {
-  return texts[kind][language](link, team);
+/** A team name on one line: a name with line breaks must not add lines or headers to a mail. */
+const singleLine = (value: string) =>
+  value
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+export function teamMail(kind: 'invite' | 'joinTeam', language: Language, link: string, team: string) {
+  return texts[kind][language](link, singleLine(team));
+}
+
+// Calendar mails (issue 12). `event` is the entry's summary with its local date and time.
+const calendarTexts = {
+  invitation: {
+    en: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: ${team} invites you to ${event}`,
+      text: `The team "${team}" would like to book you for this event:\n\n${event}\n\nOpen this link within 14 days to accept or decline:\n\n${link}\n`,
+    }),
+    de: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: ${team} lädt Sie ein: ${event}`,
+      text: `Das Team „${team}“ möchte Sie für diesen Termin buchen:\n\n${event}\n\nÖffnen Sie diesen Link innerhalb von 14 Tagen, um zuzusagen oder abzusagen:\n\n${link}\n`,
+    }),
+  },
+  cancelled: {
+    en: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: cancelled: ${event}`,
+      text: `The team "${team}" has cancelled this event, for which you were booked:\n\n${event}\n\nCalendar: ${link}\n`,
+    }),
+    de: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: abgesagt: ${event}`,
+      text: `Das Team „${team}“ hat diesen Termin abgesagt, für den Sie gebucht waren:\n\n${event}\n\nKalender: ${link}\n`,
+    }),
+  },
+} as const;
+
+export function calendarMail(
+  kind: 'invitation' | 'cancelled',
+  language: Language,
+  link: string,
+  team: string,
+  event: string,
+) {
+  return calendarTexts[kind][language](link, team, event);
 }

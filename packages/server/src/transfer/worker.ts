@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { purgeFinishedCommands } from '../commands/service.ts';
 import type { AppContext } from '../context.ts';
 import * as q from '../modules/jobs/queries.ts';
 import { purgeExpiredTestImages } from '../modules/metadata/test-image.ts';
@@ -11,6 +12,7 @@ import { ProcessingStopped, processUpload } from './processing.ts';
 /** About 15 s, 1 min, 5 min, 15 min, then hourly; a job fails for good after 10 tries. */
 export const retryDelaysSeconds = [15, 60, 300, 900];
 export const maxTries = 10;
+const testImagePurgeMs = 60_000;
 export const retryDelay = (tryNumber: number) => retryDelaysSeconds[tryNumber - 1] ?? 3600;
 
 export interface WorkerOptions {
@@ -19,6 +21,8 @@ export interface WorkerOptions {
   retentionDays: number;
   /** How often it looks for work without a wake-up (retries that became due, leases that ran out). */
   pollMs?: number;
+  /** How often expired test images are removed (default a minute). */
+  testImagePurgeMs?: number;
 }
 
 /**
@@ -57,6 +61,13 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       if (seen === wakeups) maybe.uploads = false;
       return false;
     }
+    // A large or hostile file may take longer than the lease: keep it, or another worker starts over.
+    const heartbeat = setInterval(
+      () => {
+        q.extendUploadLease(ctx.db, upload.id, options.leaseSeconds).catch(() => {});
+      },
+      (options.leaseSeconds * 1000) / 3,
+    );
     const result = await processUpload(ctx, {
       id: upload.id,
       teamId: upload.team_id,
@@ -65,10 +76,12 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       blobKey: upload.blob_key,
       size: Number(upload.size),
       sha256: upload.sha256,
-    }).catch((error: unknown) => {
-      if (error instanceof ProcessingStopped) return error;
-      throw error;
-    });
+    })
+      .catch((error: unknown) => {
+        if (error instanceof ProcessingStopped) return error;
+        throw error;
+      })
+      .finally(() => clearInterval(heartbeat));
     await settleUpload(ctx.db, upload.id, result);
     // The upload's jobs may run now; counted as a wake-up, so that a job claim that started
     // before they existed (and found nothing) cannot clear the flag after this.
@@ -152,6 +165,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
 
   async function purgeExpiredNow() {
     await purgeExpiredTestImages(ctx, { all: true });
+    await purgeFinishedCommands(ctx);
     const before = new Date(Date.now() - options.retentionDays * 24 * 3600_000);
     for (;;) {
       const expired = await q.listExpiredUploads(ctx.db, before, 500);
@@ -177,6 +191,14 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     () => void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed')),
     3600_000,
   );
+  // Test images live an hour and count against the team's quota: gone within a minute of expiry.
+  const testImages = setInterval(
+    () =>
+      void purgeExpiredTestImages(ctx, { all: true }).catch((err) =>
+        ctx.log.error({ err }, 'test image purge failed'),
+      ),
+    options.testImagePurgeMs ?? testImagePurgeMs,
+  );
   pump();
   void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed'));
 
@@ -187,6 +209,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       stopped = true;
       clearInterval(timer);
       clearInterval(retention);
+      clearInterval(testImages);
       await Promise.allSettled([...inFlight]);
       await pool.closeAll();
     },

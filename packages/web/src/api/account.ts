@@ -52,6 +52,10 @@ export const putResetPassword = (body: ResetPasswordBody) =>
 export type VerifyBody = { token: string; selector: string };
 export const postVerify = (body: VerifyBody) => apiPost('user/verify', body, { schema: okResult });
 
+/** Accepts a team invitation mailed to an existing account (`selector.token`). */
+export const postAcceptInvitation = (body: { token: string }) =>
+  apiPost('user/acceptInvitation', body, { schema: okResult });
+
 export type AcceptInviteBody = {
   email: string;
   firstName: string;
@@ -59,7 +63,7 @@ export type AcceptInviteBody = {
   password: string;
   timezone: string;
 };
-/** Only answers when the operator enabled the debug admin (settings.debugAdmin). */
+/** Only answers when the operator enabled the debug admin (settings/debug), for the inviting team's admins. */
 export const postAcceptInvite = (body: AcceptInviteBody) => apiPost('admin/user/acceptInvite', body);
 
 // ---- queries ----

@@ -1,17 +1,13 @@
 // FTP server calls of spec §7 'FTP servers': list, one server, create, save (or rename), delete,
 // and the 'Test' command.
-import { okResult } from '@photorelay/contract/common';
-import {
-  type FtpServerBody,
-  type ftpServer,
-  getFtpServerResponse,
-  getFtpServersResponse,
-  postFtpServerResponse,
-} from '@photorelay/contract/ftpservers';
+
+import type { FtpServerBody, ftpServer } from '@photorelay/contract/ftpservers';
+import * as routes from '@photorelay/contract/ftpservers';
 import type { FtpProtocol } from '@photorelay/contract/limits';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { apiDelete, apiGet, apiPost, apiPut, teamPath, teamScope } from './client.ts';
+import { callRoute } from './call.ts';
+import { teamScope } from './client.ts';
 import { useCommand } from './commands.ts';
 import { folderKeys } from './folders.ts';
 import { jobKeys } from './jobs.ts';
@@ -31,28 +27,24 @@ export const ftpServerKeys = {
 // ---- fetchers ----
 
 export const fetchFtpServers = (teamUuid: string, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, 'ftpservers'), { schema: getFtpServersResponse, signal }).then(
-    (answer) => answer.ftpservers,
-  );
+  callRoute(routes.listFtpServers, { teamUuid, signal }).then((answer) => answer.ftpservers);
 
 export const fetchFtpServer = (teamUuid: string, id: number, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, `ftpserver/${id}`), { schema: getFtpServerResponse, signal }).then(
-    (answer) => answer.ftpserver,
-  );
+  callRoute(routes.getFtpServer, { teamUuid, params: { id }, signal }).then((answer) => answer.ftpserver);
 
 export const postFtpServer = (teamUuid: string, body: FtpServerInput) =>
-  apiPost(teamPath(teamUuid, 'ftpserver'), body, { schema: postFtpServerResponse });
+  callRoute(routes.createFtpServer, { teamUuid, body });
 
 /** The whole form; an empty password keeps the stored one. */
 export const putFtpServer = (teamUuid: string, id: number, body: FtpServerInput) =>
-  apiPut(teamPath(teamUuid, `ftpserver/${id}`), body, { schema: okResult });
+  callRoute(routes.updateFtpServer, { teamUuid, params: { id }, body });
 
 /** A body with only a name renames (the tree's inline rename). */
 export const putFtpServerName = (teamUuid: string, id: number, name: string) =>
-  apiPut(teamPath(teamUuid, `ftpserver/${id}`), { name }, { schema: okResult });
+  callRoute(routes.updateFtpServer, { teamUuid, params: { id }, body: { name } });
 
 export const deleteFtpServer = (teamUuid: string, id: number) =>
-  apiDelete(teamPath(teamUuid, `ftpserver/${id}`), {}, { schema: okResult });
+  callRoute(routes.deleteFtpServer, { teamUuid, params: { id } });
 
 // ---- queries ----
 

@@ -13,6 +13,9 @@ export type JobSummaryRow = {
   ftpserver: string | null;
   jobcount: number;
   failedjobcount: number;
+  /** Issue 15: deliveries of pictures that could not be stamped, held back or sent unstamped. */
+  heldjobcount?: number;
+  unstampedjobcount?: number;
 };
 
 export const jobKeys = {

@@ -1,4 +1,4 @@
-// Public operator settings (imprint data, feature switches).
+// Public operator settings (imprint data) and, for logged-in users, the debug switch.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from './client.ts';
 
@@ -6,13 +6,14 @@ export type PublicSettings = {
   operatorName: string;
   operatorAddress: string;
   operatorEmail: string;
-  debugAdmin: boolean;
   publicFtpHost: string;
 };
+export type DebugSettings = { debugAdmin: boolean };
 
 export const settingsKeys = {
   all: ['settings'] as const,
   public: () => [...settingsKeys.all, 'public'] as const,
+  debug: () => [...settingsKeys.all, 'debug'] as const,
 };
 
 export const fetchPublicSettings = (signal?: AbortSignal) =>
@@ -26,3 +27,16 @@ export const publicSettingsQueryOptions = () =>
   });
 
 export const usePublicSettings = () => useQuery(publicSettingsQueryOptions());
+
+/** Whether DEBUG_ADMIN is on: asked only by logged-in pages, never announced to visitors. */
+export const fetchDebugSettings = (signal?: AbortSignal) =>
+  apiGet<DebugSettings>('settings/debug', { signal });
+
+export const debugSettingsQueryOptions = () =>
+  queryOptions({
+    queryKey: settingsKeys.debug(),
+    queryFn: ({ signal }) => fetchDebugSettings(signal),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+export const useDebugSettings = (enabled: boolean) => useQuery({ ...debugSettingsQueryOptions(), enabled });

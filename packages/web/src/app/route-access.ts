@@ -11,10 +11,19 @@ const loggedOutPaths = new Set([
   '/imprint',
   '/termsandconditions',
   '/privacy',
+  // A team invitation mailed to an existing account; accepting needs no login.
+  '/acceptinvitation',
 ]);
 
 /** Reachable when logged in, even without a (ready) current team. */
-const teamFreePaths = new Set(['/imprint', '/termsandconditions', '/privacy', '/noteam', '/teamnotready']);
+const teamFreePaths = new Set([
+  '/imprint',
+  '/termsandconditions',
+  '/privacy',
+  '/noteam',
+  '/teamnotready',
+  '/acceptinvitation',
+]);
 
 export type GuardInput = {
   pathname: string;

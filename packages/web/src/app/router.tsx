@@ -41,6 +41,15 @@ const FtpServersPage = page(() => import('../pages/ftpserver/ftp-servers-page.ts
 const UsersPage = page(() => import('../pages/users/users-page.tsx'), 'UsersPage');
 const ConfigFilesPage = page(() => import('../pages/configfiles/config-files-page.tsx'), 'ConfigFilesPage');
 const FolderPage = page(() => import('../pages/folder/folder-page.tsx'), 'FolderPage');
+const AcceptInvitationPage = page(
+  () => import('../pages/accept-invitation/accept-invitation-page.tsx'),
+  'AcceptInvitationPage',
+);
+const CalendarPage = page(() => import('../pages/calendar/calendar-page.tsx'), 'CalendarPage');
+const AcceptPhotographerInvitationPage = page(
+  () => import('../pages/photographer-invitation/accept-invitation-page.tsx'),
+  'AcceptInvitationPage',
+);
 
 /** '/' is the landing page for visitors and the dashboard for members (spec §2, reading A + B). */
 function HomeRoute() {
@@ -76,6 +85,10 @@ export const routes: RouteObject[] = [
       { path: '/users', element: <UsersPage /> },
       { path: '/configfiles', element: <ConfigFilesPage /> },
       { path: '/folder', element: <FolderPage /> },
+      { path: '/acceptInvitation', element: <AcceptInvitationPage /> },
+      { path: '/calendar', element: <CalendarPage /> },
+      // Spelt as in spec §2.
+      { path: '/acceptPhotographerInivitation', element: <AcceptPhotographerInvitationPage /> },
       ...placeholderRoutes,
       { path: '*', element: <NotFoundPage /> },
     ],

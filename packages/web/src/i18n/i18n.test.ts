@@ -6,11 +6,13 @@ import { describe, it } from 'node:test';
 
 type Tree = { [key: string]: string | Tree };
 const readJson = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as Tree;
-/** The resources as i18n.ts assembles them: the main file plus the metadata tab's namespace. */
+/** The resources as i18n.ts assembles them: the main file plus the metadata tab's and the calendar's namespaces. */
 const load = (lang: string): Tree => ({
   ...readJson(`./${lang}.json`),
   metadataTab: readJson(`./metadata.${lang}.json`),
+  calendar: readJson(`./calendar.${lang}.json`),
   scriptTab: readJson(`./scripts.${lang}.json`),
+  externalCalendars: readJson(`./externalcalendars.${lang}.json`),
 });
 const en = load('en');
 const de = load('de');

@@ -3,8 +3,12 @@
 import i18next from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
+import calendarDe from './calendar.de.json';
+import calendarEn from './calendar.en.json';
 import de from './de.json';
 import en from './en.json';
+import externalCalendarsDe from './externalcalendars.de.json';
+import externalCalendarsEn from './externalcalendars.en.json';
 import metadataDe from './metadata.de.json';
 import metadataEn from './metadata.en.json';
 import scriptsDe from './scripts.de.json';
@@ -14,10 +18,24 @@ export const supportedLanguages = ['en', 'de'] as const;
 export type AppLanguage = (typeof supportedLanguages)[number];
 export const languageStorageKey = 'photorelay.language';
 
-// The metadata tab keeps its texts in files of its own (namespace metadataTab), the script tab too (scriptTab).
+// The metadata tab keeps its texts in files of its own (namespace metadataTab), and so do the
+// calendar (namespace calendar; its files replace the calendar block of en.json/de.json) and the
+// script tab (scriptTab) and the external calendars (externalCalendars).
 export const resources = {
-  en: { ...en, metadataTab: metadataEn, scriptTab: scriptsEn },
-  de: { ...de, metadataTab: metadataDe, scriptTab: scriptsDe },
+  en: {
+    ...en,
+    metadataTab: metadataEn,
+    calendar: calendarEn,
+    scriptTab: scriptsEn,
+    externalCalendars: externalCalendarsEn,
+  },
+  de: {
+    ...de,
+    metadataTab: metadataDe,
+    calendar: calendarDe,
+    scriptTab: scriptsDe,
+    externalCalendars: externalCalendarsDe,
+  },
 } as const;
 export const namespaces = Object.keys(resources.en) as (keyof typeof resources.en)[];
 

@@ -7,7 +7,11 @@ import * as projectsFtpServers from './0005-projects-ftpservers.ts';
 import * as uploadsJobs from './0006-uploads-jobs.ts';
 import * as metadata from './0007-metadata.ts';
 import * as jobsDueByProject from './0008-jobs-due-by-project.ts';
+import * as ingestLoginFailures from './0010-ingest-login-failures.ts';
+import * as calendarEntries from './0012-calendar-entries.ts';
+import * as externalCalendars from './0013-external-calendars.ts';
 import * as scripts from './0014-scripts.ts';
+import * as metadataHold from './0015-metadata-hold.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -19,5 +23,9 @@ export const migrations: Record<string, Migration> = {
   '0006-uploads-jobs': uploadsJobs,
   '0007-metadata': metadata,
   '0008-jobs-due-by-project': jobsDueByProject,
+  '0010-ingest-login-failures': ingestLoginFailures,
+  '0012-calendar-entries': calendarEntries,
+  '0013-external-calendars': externalCalendars,
   '0014-scripts': scripts,
+  '0015-metadata-hold': metadataHold,
 };

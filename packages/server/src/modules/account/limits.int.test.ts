@@ -76,6 +76,19 @@ test('health and API docs answer', async () => {
     const docs = await server.client().get<{ paths: Record<string, unknown> }>('/api/docs/json');
     assert.ok(docs.body.paths['/api/user/login']);
     assert.ok(docs.body.paths['/api/{teamUuid}/user/groups']);
+    // Routes declared in the contract document their body, their error answers and the session.
+    type Operation = {
+      requestBody?: unknown;
+      responses: Record<string, unknown>;
+      security?: Array<Record<string, unknown>>;
+    };
+    const paths = docs.body.paths as Record<string, Record<string, Operation>>;
+    const put = paths['/api/{teamUuid}/ftpserver/{id}']?.put;
+    assert.ok(put?.requestBody, 'PUT ftpserver documents its body');
+    assert.deepEqual(Object.keys(put.responses).sort(), ['200', '400', '401', '403', '404']);
+    assert.deepEqual(put.security, [{ session: [] }]);
+    const schemes = (docs.body as { components?: { securitySchemes?: Record<string, unknown> } }).components;
+    assert.deepEqual(schemes?.securitySchemes?.session, { type: 'apiKey', in: 'cookie', name: 'pr_session' });
   } finally {
     await server.stop();
   }

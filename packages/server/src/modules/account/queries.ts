@@ -179,3 +179,28 @@ export const listMemberships = (db: Db, userId: number) =>
     .orderBy('team_members.created_at')
     .orderBy('teams.id')
     .execute();
+
+/** Unused, unexpired invitations of an address to teams. */
+export const findPendingInvitations = (db: Db, email: string) =>
+  db
+    .selectFrom('tokens')
+    .select(['id', 'team_id'])
+    .where('kind', '=', 'invite')
+    .where('email', '=', email)
+    .where('team_id', 'is not', null)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', new Date())
+    .execute();
+
+export const markTokensUsed = (db: Db, ids: number[]) =>
+  db.updateTable('tokens').set({ used_at: new Date() }).where('id', 'in', ids).execute();
+
+/** Ends the outstanding tokens of one kind of a user (the verify mail of a sign-up taken over). */
+export const revokeUserTokens = (db: Db, userId: number, kind: TokenKind) =>
+  db
+    .updateTable('tokens')
+    .set({ used_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .where('used_at', 'is', null)
+    .execute();

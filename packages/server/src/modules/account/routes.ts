@@ -1,10 +1,11 @@
 import * as c from '@photorelay/contract/account';
 import { okResult } from '@photorelay/contract/common';
 import { AppError } from '@photorelay/contract/errors';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { authLimits } from '../../http/auth-limits.ts';
 import { clearSessionCookie, requireUser, setSessionCookie } from '../../http/session.ts';
+import * as invitations from './invitations.ts';
 import * as account from './service.ts';
 
 const ok = { result: 'OK' as const };
@@ -12,25 +13,14 @@ const ok = { result: 'OK' as const };
 /** Public and user-level calls of spec §7 "Account", under /api. */
 export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const secureCookie = ctx.config.publicUrl.startsWith('https:');
-  const limited = (keyOf: (request: FastifyRequest) => string) => ({
-    rateLimit: {
-      max: ctx.config.AUTH_RATE_LIMIT,
-      timeWindow: '1 minute',
-      keyGenerator: keyOf,
-      hook: 'preHandler' as const,
-    },
-  });
-  const byIp = (request: FastifyRequest) => request.ip;
-  // Login is limited per address and account, so one attacker cannot lock out a whole office.
-  const byIpAndEmail = (request: FastifyRequest) =>
-    `${request.ip}|${String((request.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase()}`;
 
   return async (app) => {
+    const limits = authLimits(app, ctx.config.AUTH_RATE_LIMIT);
     app.post(
       '/user/login',
       {
         schema: { body: c.postLoginBody, response: { 200: c.postLoginResponse } },
-        config: limited(byIpAndEmail),
+        preHandler: limits.login,
       },
       async (request, reply) => {
         const session = await account.login(ctx.db, request.body);
@@ -69,7 +59,10 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/user/register',
-      { schema: { body: c.postRegisterBody, response: { 200: okResult } }, config: limited(byIp) },
+      {
+        schema: { body: c.postRegisterBody, response: { 200: okResult } },
+        preHandler: limits.mailing('register'),
+      },
       async (request) => {
         await account.register(ctx, request.body);
         return ok;
@@ -87,7 +80,10 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/user/resetPassword',
-      { schema: { body: c.postResetPasswordBody, response: { 200: okResult } }, config: limited(byIp) },
+      {
+        schema: { body: c.postResetPasswordBody, response: { 200: okResult } },
+        preHandler: limits.mailing('reset'),
+      },
       async (request) => {
         await account.requestPasswordReset(ctx, request.body);
         return ok;
@@ -98,7 +94,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/user/resetPassword',
       {
         schema: { body: c.putResetPasswordBody, response: { 200: c.postLoginResponse } },
-        config: limited(byIp),
+        preHandler: limits.byAddress('newPassword'),
       },
       async (request, reply) => {
         const session = await account.resetPassword(ctx.db, request.body);
@@ -108,11 +104,23 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     app.post(
+      '/user/acceptInvitation',
+      {
+        schema: { body: c.postAcceptInvitationBody, response: { 200: okResult } },
+        preHandler: limits.byAddress('acceptInvitation'),
+      },
+      async (request) => {
+        await invitations.acceptTeamInvitation(ctx.db, request.body);
+        return ok;
+      },
+    );
+
+    app.post(
       '/admin/user/acceptInvite',
       { schema: { body: c.acceptInviteBody, response: { 200: okResult } } },
       async (request) => {
         if (!ctx.config.DEBUG_ADMIN) throw new AppError('NotFound');
-        await account.acceptInvite(ctx.db, request.body);
+        await invitations.forceAcceptInvite(ctx.db, requireUser(request), request.body);
         return ok;
       },
     );

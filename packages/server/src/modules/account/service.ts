@@ -1,11 +1,20 @@
+import { normalizeEmail } from '@photorelay/contract/account';
 import { AppError } from '@photorelay/contract/errors';
 import { limits } from '@photorelay/contract/limits';
 import type { AppContext } from '../../context.ts';
-import { hashPassword, passwordMatches, randomToken, sha256, tokenMatches } from '../../crypto/tokens.ts';
+import {
+  hashPassword,
+  passwordMatches,
+  randomToken,
+  sha256,
+  spendVerifyTime,
+  tokenMatches,
+} from '../../crypto/tokens.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { TokenKind } from '../../db/schema.ts';
 import { accountMail, asLanguage, type Language } from '../../mail/templates.ts';
 import * as teams from '../teams/service.ts';
+import { registerInvited } from './invitations.ts';
 import * as q from './queries.ts';
 
 const HOUR = 3600_000;
@@ -46,7 +55,7 @@ export async function issueToken(
 }
 
 /** Uses a token once; wrong, reused and expired tokens all answer InvalidToken. */
-async function consumeToken(db: Db, kind: TokenKind, selector: string, token: string) {
+export async function consumeToken(db: Db, kind: TokenKind, selector: string, token: string) {
   const row = await q.findUsableTokenForUpdate(db, kind, selector);
   if (!row || !tokenMatches(token, row.token_hash)) throw new AppError('InvalidToken');
   await q.markTokenUsed(db, row.id);
@@ -90,9 +99,10 @@ export const logout = (db: Db, user: SessionUser) => q.deleteSession(db, user.se
 // ---- login ----
 
 export async function login(db: Db, input: { email: string; password: string; rememberme?: boolean }) {
-  const user = await q.findUserByEmail(db, input.email.trim().toLowerCase());
-  // Same answer for an unknown address and a wrong password: no account enumeration.
-  if (!user || !(await passwordMatches(user.password_hash, input.password)))
+  const user = await q.findUserByEmail(db, normalizeEmail(input.email));
+  // Same answer, and the same argon2 time (a dummy hash), for an unknown address and a wrong
+  // password: no account enumeration.
+  if (!(await passwordMatches(user?.password_hash, input.password)) || !user)
     throw new AppError('InvalidLogin');
   if (!user.email_verified) throw new AppError('EmailNotVerified');
   await q.markRegistrationCompleted(db, user.id);
@@ -154,9 +164,9 @@ export async function register(ctx: AppContext, input: RegisterInput) {
 
   const created = await ctx.db.transaction().execute(async (trx) => {
     const existing = await q.findUserByEmail(trx, input.email);
-    // An invited address that never signed up has no password yet: the sign-up completes it.
-    if (existing && (existing.email_verified || existing.password_hash !== ''))
-      throw new AppError('UserAlreadyExists');
+    // An invited address signs up only with its invitation's token (registerInvited): a sign-up
+    // without it must not complete the invited account, or whoever signs up first owns it.
+    if (existing) throw new AppError('UserAlreadyExists');
     const profile = {
       passwordHash,
       firstName: input.firstName,
@@ -165,12 +175,11 @@ export async function register(ctx: AppContext, input: RegisterInput) {
       timezone: input.timezone ?? 'Europe/Berlin',
       verified: false,
     };
-    const userId = existing ? existing.id : await q.insertUser(trx, { email: input.email, ...profile });
-    if (existing) await q.completeUser(trx, userId, profile);
+    const userId = await q.insertUser(trx, { email: input.email, ...profile });
     const team = await teams.createTeamOwnedBy(trx, companyName, userId);
     await q.setCurrentTeam(trx, userId, team.teamId);
     const token = await issueToken(trx, { kind: 'verify', email: input.email, userId, teamId: null });
-    return { userId, teamId: team.teamId, token, wasInvited: Boolean(existing) };
+    return { userId, teamId: team.teamId, token };
   });
   ctx.wake.provisioning();
 
@@ -182,34 +191,10 @@ export async function register(ctx: AppContext, input: RegisterInput) {
     // Without the mail the account could never be verified: take the sign-up back.
     await ctx.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('teams').where('id', '=', created.teamId).execute();
-      if (!created.wasInvited) await q.deleteUser(trx, created.userId);
+      await q.deleteUser(trx, created.userId);
     });
     throw new AppError('SendMailFailed');
   }
-}
-
-/** Invitation links carry `selector.token`; the mailed link proves the address, so no verify mail. */
-async function registerInvited(ctx: AppContext, input: RegisterInput, invitation: string) {
-  const [selector, token] = invitation.split('.');
-  if (!selector || !token) throw new AppError('InvalidToken');
-  const passwordHash = await hashPassword(input.password);
-  await ctx.db.transaction().execute(async (trx) => {
-    const row = await consumeToken(trx, 'invite', selector, token);
-    const existing = await q.findUserByEmail(trx, row.email);
-    if (existing && (existing.email_verified || existing.password_hash !== ''))
-      throw new AppError('UserAlreadyExists');
-    const profile = {
-      passwordHash,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      language: asLanguage(input.language),
-      timezone: input.timezone ?? 'Europe/Berlin',
-      verified: true,
-    };
-    const userId = existing ? existing.id : await q.insertUser(trx, { email: row.email, ...profile });
-    if (existing) await q.completeUser(trx, userId, profile);
-    if (row.team_id !== null) await q.setCurrentTeam(trx, userId, row.team_id);
-  });
 }
 
 export async function verify(db: Db, input: { token: string; selector: string }) {
@@ -222,24 +207,31 @@ export async function verify(db: Db, input: { token: string; selector: string })
 
 // ---- password recovery ----
 
-/** Always succeeds from the caller's view, so nobody learns which addresses have accounts. */
+/**
+ * Always succeeds from the caller's view, so nobody learns which addresses have accounts: both
+ * sides spend one argon2 verify (about 50 ms, which drowns the token's insert in its own jitter),
+ * and the mail goes out after the answer (its SMTP round trip would tell).
+ */
 export async function requestPasswordReset(ctx: AppContext, input: { email: string; language?: Language }) {
-  const email = input.email.trim().toLowerCase();
+  const email = normalizeEmail(input.email);
   const user = await q.findUserByEmail(ctx.db, email);
-  if (!user || user.password_hash === '') return;
+  if (!user || user.password_hash === '') {
+    await spendVerifyTime(email);
+    return;
+  }
   const { selector, token } = await issueToken(ctx.db, {
     kind: 'reset',
     email,
     userId: user.id,
     teamId: null,
   });
+  await spendVerifyTime(email);
   const link = `${ctx.config.publicUrl}/resetPassword?token=${token}&selector=${selector}`;
   const language = input.language ?? asLanguage(user.language);
-  try {
-    await ctx.mailer.send({ to: email, link, ...accountMail('reset', language, link) });
-  } catch (error) {
-    ctx.log.warn({ err: error, to: email }, 'password reset mail failed');
-  }
+  // The token is stored; a failed mail changes nothing the caller could act on (same answer).
+  ctx.mailer
+    .send({ to: email, link, ...accountMail('reset', language, link) })
+    .catch((error: unknown) => ctx.log.warn({ err: error, to: email }, 'password reset mail failed'));
 }
 
 /** Sets the new password, ends every other session of the user and logs in. */
@@ -255,26 +247,4 @@ export async function resetPassword(db: Db, input: { token: string; selector: st
   const user = await q.findUserById(db, userId);
   await ensureCurrentTeam(db, userId, user?.current_team_id ?? null);
   return createSession(db, userId, false);
-}
-
-// ---- debug: force-accept a pending invitation (DEBUG_ADMIN=1 only) ----
-
-export async function acceptInvite(
-  db: Db,
-  input: { email: string; firstName: string; lastName: string; password: string; timezone?: string },
-) {
-  const passwordHash = await hashPassword(input.password);
-  await db.transaction().execute(async (trx) => {
-    const user = await q.findUserByEmail(trx, input.email);
-    if (!user) throw new AppError('NotFound');
-    if (user.email_verified) throw new AppError('UserAlreadyExists');
-    await q.completeUser(trx, user.id, {
-      passwordHash,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      language: user.language,
-      timezone: input.timezone ?? user.timezone,
-      verified: true,
-    });
-  });
 }

@@ -1,4 +1,4 @@
-import { okResult } from '@photorelay/contract/common';
+import { idParam, okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/configfiles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { forMembers, forTeamAdmins } from '../../http/access.ts';
 import * as files from './service.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+const id = idParam;
 
 /** Spec §7 config files: list, upload/replace, delete, download, read by name. */
 export function configFileRoutes(ctx: AppContext): FastifyPluginAsyncZod {

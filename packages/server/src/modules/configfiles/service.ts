@@ -83,8 +83,15 @@ export async function downloadFile(db: Db, member: Member, id: number) {
   return { name: row.name, content: Buffer.from(row.content) };
 }
 
-/** Any member may read a config file by name: the calendar reads sport.json and news.json. */
+// The event category definitions the calendar's event dialog reads (spec §7 'Calendar').
+const categoryFiles = new Set(['sport.json', 'news.json']);
+
+/**
+ * A config file by name, with the same permission as the list (Owner, Operator); any member may
+ * read the calendar's category definitions, which are no secret.
+ */
 export async function readFileByName(db: Db, member: Member, name: string) {
+  if (!categoryFiles.has(name.toLowerCase())) requireTeamAdmin(member);
   const row = await q.findFileByName(db, member.teamId, name);
   if (!row) throw new AppError('NotFound');
   const content = Buffer.from(row.content);

@@ -1,6 +1,7 @@
+import type { NodeKind } from '@photorelay/contract/route';
 import type { Db } from '../../db/kysely.ts';
 
-export type NodeKind = 'folder' | 'project' | 'ftpserver' | 'calendar';
+export type { NodeKind };
 
 const tables = {
   project: 'projects',

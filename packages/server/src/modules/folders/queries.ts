@@ -45,6 +45,8 @@ export const listTeamPermissions = (db: Db, teamId: number) =>
       'fp.group_id',
       'fp.permissions',
       'u.email',
+      'u.first_name',
+      'u.last_name',
       'g.name as group_name',
     ])
     .where('fp.team_id', '=', teamId)

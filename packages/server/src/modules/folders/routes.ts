@@ -1,4 +1,4 @@
-import { okResult } from '@photorelay/contract/common';
+import { idParam, okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/folders';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { forMembers, forNode } from '../../http/access.ts';
 import * as folders from './service.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+const id = idParam;
 const teamUuid = z.string();
 const ok = { result: 'OK' as const };
 const folderParam = { kind: 'folder', param: 'id' } as const;

@@ -140,7 +140,8 @@ export async function setUserPermission(
 ) {
   const folder = await requireFolderAdmin(db, member, folderId);
   const target = await teamQueries.findMember(db, member.teamId, userId);
-  if (!target) throw new AppError('NotFound');
+  // Only verified members are offered (spec §5 'Permission dialog'): a pending invitee is nobody yet.
+  if (!target || !(await teamQueries.isVerifiedUser(db, userId))) throw new AppError('NotFound');
   await q.upsertUserPermission(db, member.teamId, folder.id, userId, normalizePermissions(list));
 }
 

@@ -10,8 +10,17 @@ type PermissionRow = {
   group_id: number | null;
   permissions: Permission[];
   email: string | null;
+  first_name: string | null;
+  last_name: string | null;
   group_name: string | null;
 };
+
+/**
+ * Addresses are for the team's user admins (Owner, Operator); a folder admin who is not one sees
+ * the member's name in their place (issue 10 item 14).
+ */
+const userLabel = (p: PermissionRow, showAddresses: boolean) =>
+  showAddresses ? (p.email ?? '') : `${p.first_name ?? ''} ${p.last_name ?? ''}`.trim() || `#${p.user_id}`;
 
 const rootOrder: Record<string, number> = { projects: 0, ftpservers: 1, calendars: 2, settings: 3 };
 // Spec §2: projects and FTP servers (and their folders) before other items, then by name.
@@ -31,7 +40,7 @@ export function buildTree(rows: TreeRow[], permissionRows: PermissionRow[], acce
   for (const p of permissionRows) {
     const entry = permissionsOf.get(p.folder_id) ?? { users: [], groups: [] };
     if (p.user_id !== null)
-      entry.users.push({ dbuserid: p.user_id, email: p.email ?? '', permissions: p.permissions });
+      entry.users.push({ dbuserid: p.user_id, email: userLabel(p, access.all), permissions: p.permissions });
     if (p.group_id !== null) {
       const name = (p.group_name ?? 'Photographer') as GroupName;
       entry.groups.push({

@@ -78,7 +78,26 @@ export async function createFtpServer(ctx: AppContext, member: Member, body: Ftp
   return row.id;
 }
 
-/** Saves the form; an empty password keeps the stored one. A body with only a name renames. */
+type Connection = { host: string; port?: number | null; protocol: string; username: string };
+
+/**
+ * The stored password belongs to the stored host, port, protocol and user name: whoever changes
+ * one of them must type the password again, or anyone allowed to edit or test could send the
+ * saved secret to a host of their choice. (Host names compare without case, like DNS.)
+ */
+const sameConnection = (row: Row, c: Connection) =>
+  row.host.toLowerCase() === c.host.trim().toLowerCase() &&
+  row.port === (c.port ?? null) &&
+  row.protocol === c.protocol &&
+  row.username === c.username;
+
+const passwordAgain = () =>
+  new AppError('ValidationError', 'password is required when host, port, protocol or user name change');
+
+/**
+ * Saves the form; an empty password keeps the stored one only while the connection stays the
+ * same. A body with only a name renames.
+ */
 export async function updateFtpServer(
   ctx: AppContext,
   member: Member,
@@ -91,6 +110,7 @@ export async function updateFtpServer(
     return;
   }
   const values = valuesOf(body as FtpServerBody);
+  if (!body.password && !sameConnection(row, values)) throw passwordAgain();
   const password = body.password ? { password_enc: encryptSecret(ctx.config.secretKey, body.password) } : {};
   await q.updateFtpServer(ctx.db, member.teamId, row.id, { ...values, ...password });
 }
@@ -100,25 +120,29 @@ export async function deleteFtpServer(ctx: AppContext, member: Member, id: numbe
   await q.deleteFtpServer(ctx.db, member.teamId, row.id);
 }
 
+type TestInput = Connection & {
+  password?: string;
+  path?: string;
+  protocol: 'ftp' | 'ftps' | 'sftp';
+  ftpserverid?: number;
+};
+
+/**
+ * A Test with the stored password: only for members who may change that server, and only
+ * against its stored connection. Checked when the Test is asked for (a clear 4xx) and again
+ * when it runs (rights or the server may have changed meanwhile). Returns the stored row.
+ */
+export async function requireStoredPasswordUse(ctx: AppContext, member: Member, input: TestInput) {
+  if (input.password || !input.ftpserverid) return undefined;
+  const { row } = await requireServer(ctx, member, input.ftpserverid, 'write');
+  if (!sameConnection(row, input)) throw passwordAgain();
+  return row;
+}
+
 /** The 'Test' command: connect, log in, enter the path, list it (runs in the command runner). */
-export async function testFtpServer(
-  ctx: AppContext,
-  member: Member,
-  input: {
-    host: string;
-    port?: number | null;
-    username: string;
-    password?: string;
-    path?: string;
-    protocol: 'ftp' | 'ftps' | 'sftp';
-    ftpserverid?: number;
-  },
-) {
-  let password = input.password ?? '';
-  if (!password && input.ftpserverid) {
-    const { row } = await requireServer(ctx, member, input.ftpserverid, 'read');
-    password = decryptSecret(ctx.config.secretKey, row.password_enc);
-  }
+export async function testFtpServer(ctx: AppContext, member: Member, input: TestInput) {
+  const stored = await requireStoredPasswordUse(ctx, member, input);
+  const password = stored ? decryptSecret(ctx.config.secretKey, stored.password_enc) : (input.password ?? '');
   return testDestination({
     protocol: input.protocol,
     host: input.host,

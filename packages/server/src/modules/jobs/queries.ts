@@ -84,6 +84,11 @@ export async function claimUploadToProcess(db: Db, leaseSeconds: number) {
   return result.rows[0];
 }
 
+/** Keeps an upload's processing lease while the metadata and script steps run. */
+export const extendUploadLease = (db: Db, id: number, leaseSeconds: number) =>
+  sql`update uploads set locked_until = now() + make_interval(secs => ${leaseSeconds})
+      where id = ${id} and state = 'processing'`.execute(db);
+
 export const markProcessed = (
   db: Db,
   id: number,
@@ -257,12 +262,16 @@ export const markJobFailedTry = (
     .where('state', '=', 'running')
     .executeTakeFirst();
 
-/** An upload a script error stopped ('failed') is processed again, with the scripts as they are now. */
+/**
+ * "Retry now": a failed or waiting job goes again at once; a 'held' one (a picture that could not
+ * be stamped) is released to go out as it came; an upload a script error stopped ('failed') is
+ * processed again, with the scripts as they are now.
+ */
 export async function retryNow(db: Db, teamId: number, jobId: number) {
   const result = await sql<{ id: number }>`
     with job as (
       update jobs set state = 'scheduled', scheduletime = now(), finished_at = null
-      where team_id = ${teamId} and id = ${jobId} and state in ('failed', 'scheduled')
+      where team_id = ${teamId} and id = ${jobId} and state in ('failed', 'scheduled', 'held')
       returning id, upload_id
     ), reprocess as (
       update uploads set state = 'received' where id in (select upload_id from job) and state = 'failed'
@@ -319,6 +328,7 @@ export const summary = (db: Db, teamId: number) =>
   db
     .selectFrom('jobs as j')
     .innerJoin('projects as p', 'p.id', 'j.project_id')
+    .leftJoin('uploads as u', 'u.id', 'j.upload_id')
     .select([
       'p.id as projectid',
       'p.name as project',
@@ -326,6 +336,10 @@ export const summary = (db: Db, teamId: number) =>
       sql<string>`coalesce(j.ftpservername, j.destprojectname, '')`.as('ftpserver'),
       sql<number>`count(*)::int`.as('jobcount'),
       sql<number>`(count(*) filter (where j.state = 'failed'))::int`.as('failedjobcount'),
+      sql<number>`(count(*) filter (where j.state = 'held'))::int`.as('heldjobcount'),
+      sql<number>`(count(*) filter (where u.processing_detail -> 'metadata' ->> 'error' is not null and j.state <> 'held'))::int`.as(
+        'unstampedjobcount',
+      ),
     ])
     .where('j.team_id', '=', teamId)
     .groupBy(['p.id', 'p.name', 'p.folder_id', sql`coalesce(j.ftpservername, j.destprojectname, '')`])

@@ -1,4 +1,4 @@
-import { okResult } from '@photorelay/contract/common';
+import { decimalParam, idParam, okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/jobs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { forMembers, forNode } from '../../http/access.ts';
 import * as jobs from './service.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+const id = idParam;
 
 /** Spec §7: POST team/jobs/summary and POST team/jobs/{pageSize}/{pageIndex}; plus retry now. */
 export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -27,8 +27,8 @@ export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           params: z.object({
             teamUuid: z.string(),
-            pageSize: z.coerce.number().int().min(1).max(500),
-            pageIndex: z.coerce.number().int().min(0).max(1_000_000),
+            pageSize: decimalParam(1, 500),
+            pageIndex: decimalParam(0, 1_000_000),
           }),
           body: c.postJobsBody,
           response: { 200: c.postJobsResponse },

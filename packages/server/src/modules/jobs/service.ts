@@ -56,7 +56,7 @@ export async function listJobs(
       errortext: r.errortext,
       uploadduration: r.uploadduration,
       detail: { job: r.detail ?? null, processing: r.processing_detail ?? null },
-      canRetry: canWrite && (r.state === 'failed' || r.state === 'scheduled'),
+      canRetry: canWrite && (r.state === 'failed' || r.state === 'scheduled' || r.state === 'held'),
     })),
   };
 }
@@ -66,12 +66,14 @@ export async function summary(db: Db, member: Member) {
   const rows = await q.summary(db, member.teamId);
   return rows
     .filter((r) => access.can(r.folder_id, 'read'))
-    .map(({ projectid, project, ftpserver, jobcount, failedjobcount }) => ({
+    .map(({ projectid, project, ftpserver, jobcount, failedjobcount, heldjobcount, unstampedjobcount }) => ({
       projectid,
       project,
       ftpserver,
       jobcount,
       failedjobcount,
+      heldjobcount,
+      unstampedjobcount,
     }));
 }
 

@@ -1,8 +1,9 @@
 // The metadata step of upload processing (spec §1 upload flow): every JPEG that arrives at a
 // project is stamped with the project's template before delivery; other files pass unchanged.
 // A MetadataError is thrown on: processing.ts then keeps the original file and records the error.
-import { isJpeg } from '@photorelay/xmp/index';
+import { isJpeg, isMetadataError } from '@photorelay/xmp/index';
 import { addProcessingStep } from '../../transfer/processing.ts';
+import { getHoldSetting, holdJobsOfUpload } from './queries.ts';
 import { loadStampOptions, loadTemplate, readFirstBytes, stampBlob } from './stamping.ts';
 
 /** Job details stay small even for a file that produces a warning per segment. */
@@ -20,7 +21,18 @@ addProcessingStep('metadata', async (ctx, upload, current) => {
   }
   const { options, warnings: optionWarnings } = await loadStampOptions(ctx.db, upload.teamId);
   const filename = upload.path.split('/').pop() ?? upload.path;
-  const stamped = await stampBlob(ctx, current.blobKey, template, { ...options, filename });
+  let stamped: Awaited<ReturnType<typeof stampBlob>>;
+  try {
+    stamped = await stampBlob(ctx, current.blobKey, template, { ...options, filename });
+  } catch (error) {
+    // Issue 15: a file that cannot be stamped goes out as it came ("delivered unstamped"), or
+    // waits for a release when the project holds such pictures. processing.ts records the error.
+    if (isMetadataError(error)) {
+      const setting = await getHoldSetting(ctx.db, upload.teamId, upload.projectId);
+      if (setting?.hold_unstampable) await holdJobsOfUpload(ctx.db, upload.id);
+    }
+    throw error;
+  }
   const warnings = [...optionWarnings, ...stamped.warnings];
   return {
     blobKey: stamped.blobKey,

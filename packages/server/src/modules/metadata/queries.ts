@@ -179,3 +179,28 @@ export const deleteExpiredTestImages = (db: Db, now: Date, limit: number) =>
     )
     .returning(['source_blob_key', 'result_blob_key'])
     .execute();
+
+export const getHoldSetting = (db: Db, teamId: number, projectId: number) =>
+  db
+    .selectFrom('projects')
+    .select('hold_unstampable')
+    .where('team_id', '=', teamId)
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+
+export const setHoldSetting = (db: Db, teamId: number, projectId: number, hold: boolean) =>
+  db
+    .updateTable('projects')
+    .set({ hold_unstampable: hold })
+    .where('team_id', '=', teamId)
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+
+/** Holds an upload's waiting deliveries (its file could not be stamped); release is 'retry now'. */
+export const holdJobsOfUpload = (db: Db, uploadId: number) =>
+  db
+    .updateTable('jobs')
+    .set({ state: 'held' })
+    .where('upload_id', '=', uploadId)
+    .where('state', '=', 'scheduled')
+    .executeTakeFirst();

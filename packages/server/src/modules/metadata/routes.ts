@@ -1,4 +1,4 @@
-import { okResult } from '@photorelay/contract/common';
+import { idParam, okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/metadata';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,7 +14,7 @@ const projectNode = (needs: 'read' | 'write') => forNode(needs, { kind: 'project
 const commandProject = (needs: 'read' | 'write') => forNode(needs, { kind: 'project', body: 'dbprojectid' });
 const projectParams = z.object({
   teamUuid: z.string(),
-  id: z.coerce.number().int().positive().max(2_147_483_647),
+  id: idParam,
 });
 const ok = { result: 'OK' as const };
 const written = (warnings: string[]) => ({ result: 'OK' as const, warnings });
@@ -142,6 +142,27 @@ export function metadataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     setValueRoute('POST', valueAddresses.lang, c.postXmpLangValueBody, c.postXmpLangValueResponse);
 
     for (const at of Object.values(valueAddresses)) deleteValueRoute(at);
+
+    app.get(
+      '/project/:id/metadatasettings',
+      {
+        config: projectNode('read'),
+        schema: { params: projectParams, response: { 200: c.metadataSettings } },
+      },
+      async (request) => metadata.getSettings(ctx, request.member, request.params.id),
+    );
+
+    app.put(
+      '/project/:id/metadatasettings',
+      {
+        config: projectNode('write'),
+        schema: { params: projectParams, body: c.metadataSettings, response: { 200: okResult } },
+      },
+      async (request) => {
+        await metadata.setSettings(ctx, request.member, request.params.id, request.body);
+        return ok;
+      },
+    );
 
     app.put(
       '/project/:id/xmpvaluemode/:propertyId/mode/:mode',

@@ -255,3 +255,20 @@ export async function downloadXmpFile(
   const { template } = await loadTemplate(ctx.db, member.teamId, project.id);
   return { filename: safeFileName(project.name, '.xmp'), content: templateToXmpSidecar(template) };
 }
+
+/** Issue 15: whether the project holds pictures that cannot be stamped. */
+export async function getSettings(ctx: AppContext, member: Member, projectId: number) {
+  const project = await requireProject(ctx, member, projectId, 'read');
+  const row = await q.getHoldSetting(ctx.db, member.teamId, project.id);
+  return { holdUnstampable: row?.hold_unstampable ?? false };
+}
+
+export async function setSettings(
+  ctx: AppContext,
+  member: Member,
+  projectId: number,
+  settings: { holdUnstampable: boolean },
+) {
+  const project = await requireProject(ctx, member, projectId, 'write');
+  await q.setHoldSetting(ctx.db, member.teamId, project.id, settings.holdUnstampable);
+}

@@ -15,6 +15,7 @@ import type { AppContext } from '../../context.ts';
 import { randomToken, sha256, tokenMatches } from '../../crypto/tokens.ts';
 import { ProcessingStopped, processUpload } from '../../transfer/processing.ts';
 import type { ScriptReport } from '../scripts/processing-step.ts';
+import { requireStorageRoom } from '../teams/quota.ts';
 import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
 import { decodeContent, requireProject } from './service.ts';
@@ -62,6 +63,7 @@ export async function acceptTestImage(
       `The test image is larger than ${metadataLimits.testImageBytes / 1024 / 1024} MB`,
     );
   await purgeExpiredTestImages(ctx);
+  await requireStorageRoom(ctx, member.teamId, bytes.length);
   const blob = await ctx.blobs.write(Readable.from([bytes]));
   try {
     const row = await q.insertTestImage(ctx.db, {

@@ -200,8 +200,15 @@ test('FTP server form rules, password kept secret, Test command answers with the
     ['', true, null, 4],
   );
   assert.ok(!JSON.stringify(read.body).includes('hunter22'));
+  // An empty password keeps the stored one only while the connection stays the same (issue 10 item 1).
   assert.equal(
-    (await c.put(`${base}/ftpserver/${id}`, { ...body, password: '', port: 2121, maxConnections: 1 })).status,
+    (await c.put(`${base}/ftpserver/${id}`, { ...body, password: '', maxConnections: 1 })).status,
+    200,
+  );
+  assert.equal((await c.put(`${base}/ftpserver/${id}`, { ...body, password: '', port: 2121 })).status, 400);
+  assert.equal(
+    (await c.put(`${base}/ftpserver/${id}`, { ...body, password: 'hunter23', port: 2121, maxConnections: 1 }))
+      .status,
     200,
   );
   const stored = await server.running.ctx.db

@@ -1,4 +1,4 @@
-import { okResult } from '@photorelay/contract/common';
+import { decimalParam, idParam, okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/projects';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { forNode } from '../../http/access.ts';
 import * as projects from './service.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+const id = idParam;
 const teamUuid = z.string();
 const ok = { result: 'OK' as const };
 const projectNode = (needs: 'read' | 'write') => forNode(needs, { kind: 'project', param: 'id' });
@@ -123,7 +123,7 @@ export function projectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: projectNode('read'),
         schema: {
           params: z.object({ teamUuid, id }),
-          querystring: z.object({ days: z.coerce.number().int().min(1).max(30).default(3) }),
+          querystring: z.object({ days: decimalParam(1, 30).default(3) }),
           response: { 200: c.getProjectStatsResponse },
         },
       },

@@ -52,15 +52,23 @@ test('invite an unknown address: pending, mailed link, sign-up in invitation mod
   assert.deepEqual((await team.owner.client.post(`${base}/user`, { email })).body, { result: 'ALREADY_OK' });
 });
 
-test('add a known user, the owner is protected, groups and accreditation are edited', async () => {
+test('a known user joins after accepting; the owner is protected, groups and accreditation are edited', async () => {
   const team = await makeTeam(server);
   const base = `/api/${team.teamUuid}`;
   const known = await makeUser(server);
+  // Issue 10 item 13: an existing account is invited, never added silently.
   assert.deepEqual((await team.owner.client.post(`${base}/user`, { email: known.email })).body, {
-    result: 'ADDED_OK',
+    result: 'INVITATION_PENDING',
   });
   const mail = await server.mail.waitFor(known.email);
-  assert.match(mail.subject, /added/);
+  assert.match(mail.subject, /invited/);
+  const link = linkIn(mail);
+  assert.equal(link.pathname, '/acceptInvitation');
+  assert.deepEqual(
+    (await server.client().post('/api/user/acceptInvitation', { token: link.searchParams.get('token') }))
+      .body,
+    { result: 'OK' },
+  );
 
   const groups = await team.owner.client.get<{
     groups: Array<{ dbgroupid: number; name: string; localizedName: string }>;
@@ -150,13 +158,16 @@ test('photographers get 403 on user management; bad addresses are refused', asyn
   }
 });
 
-test('debug accept-invite completes a pending invitation', async () => {
+test('debug accept-invite completes a pending invitation (by an admin of the inviting team)', async () => {
   const team = await makeTeam(server);
   const email = uniqueEmail('forced');
   await team.owner.client.post(`/api/${team.teamUuid}/user`, { email, sendInvitationIfNeeded: true });
-  const res = await server
-    .client()
-    .post('/api/admin/user/acceptInvite', { email, firstName: 'F', lastName: 'A', password: 'secret1' });
+  const res = await team.owner.client.post('/api/admin/user/acceptInvite', {
+    email,
+    firstName: 'F',
+    lastName: 'A',
+    password: 'secret1',
+  });
   assert.deepEqual(res.body, { result: 'OK' });
   assert.equal((await server.client().post('/api/user/login', { email, password: 'secret1' })).status, 200);
 });

@@ -13,8 +13,12 @@ import { type Member, presentGroup } from './service.ts';
 
 export async function listMembers(db: Db, member: Member) {
   requireTeamAdmin(member);
-  const rows = await q.listTeamMembers(db, member.teamId);
-  return rows.map((r) => ({
+  const [rows, pending, photographers] = await Promise.all([
+    q.listTeamMembers(db, member.teamId),
+    q.listPendingInvitees(db, member.teamId),
+    q.findGroupByName(db, member.teamId, 'Photographer'),
+  ]);
+  const joined = rows.map((r) => ({
     dbuserid: r.id,
     email: r.email,
     firstname: r.first_name,
@@ -27,6 +31,20 @@ export async function listMembers(db: Db, member: Member) {
     email_verified: r.email_verified,
     isOwner: r.group_name === 'Owner',
   }));
+  // An open invitation shows as 'Invitation pending' (spec §2): no name, since the account's
+  // owner has not agreed to join, and the group the invitee will join in.
+  const invited = pending.map((p) => ({
+    dbuserid: p.id,
+    email: p.email,
+    firstname: '',
+    lastname: '',
+    fullname: '',
+    groups: [presentGroup(photographers)],
+    accreditation_number: null,
+    email_verified: false,
+    isOwner: false,
+  }));
+  return [...joined, ...invited];
 }
 
 export async function listGroups(db: Db, member: Member) {
@@ -34,11 +52,16 @@ export async function listGroups(db: Db, member: Member) {
   return (await q.listGroups(db, member.teamId)).map(presentGroup);
 }
 
-type InviteResult = 'ALREADY_OK' | 'ADDED_OK' | 'INVITATION_PENDING';
+type InviteResult = 'ALREADY_OK' | 'INVITATION_PENDING';
+
+// Invitations (sent or re-sent) a team may mail per hour: a team cannot be used to flood addresses.
+const invitationsPerHour = 30;
 
 /**
- * Adds a known user to the team (and tells them by mail), or invites an unknown address: a
- * pending account in the Photographer group and a mailed sign-up link that expires in 14 days.
+ * Invites an address to the team. Nobody joins without agreeing: an existing account gets a
+ * mailed link to accept; an unknown address (or an account whose sign-up was never verified) gets
+ * a pending placeholder account and a sign-up link. Both links expire after 14 days, and the
+ * address joins the Photographer group only when its link comes back.
  */
 export async function inviteUser(
   ctx: AppContext,
@@ -48,20 +71,15 @@ export async function inviteUser(
   requireTeamAdmin(member);
   return ctx.db.transaction().execute(async (trx) => {
     const user = await accountQueries.findUserByEmail(trx, input.email);
+    // A member, or an address with an open invitation (withdraw it to send a new one).
     if (user && (await q.findMember(trx, member.teamId, user.id))) return 'ALREADY_OK';
-    const photographers = await q.findGroupByName(trx, member.teamId, 'Photographer');
-
-    if (user && user.password_hash !== '') {
-      await q.insertMember(trx, member.teamId, user.id, photographers.id);
-      const link = `${ctx.config.publicUrl}/login`;
-      await sendOrFail(ctx, {
-        to: user.email,
-        link,
-        ...teamMail('addedToTeam', asLanguage(user.language), link, member.teamName),
-      });
-      return 'ADDED_OK';
-    }
-    if (!input.sendInvitationIfNeeded) throw new AppError('NotFound', 'No account with this e-mail address');
+    if (user && (await q.hasOpenInvitation(trx, member.teamId, user.id))) return 'ALREADY_OK';
+    const known = user?.email_verified === true;
+    if (!known && !input.sendInvitationIfNeeded)
+      throw new AppError('NotFound', 'No account with this e-mail address');
+    const since = new Date(Date.now() - 3600_000);
+    if ((await q.countInvitationsSince(trx, member.teamId, since)) >= invitationsPerHour)
+      throw new AppError('TooManyRequests', 'Too many invitations in the last hour');
 
     const userId =
       user?.id ??
@@ -74,23 +92,24 @@ export async function inviteUser(
         timezone: 'Europe/Berlin',
         verified: false,
       }));
-    await q.insertMember(trx, member.teamId, userId, photographers.id);
     const { selector, token } = await issueToken(trx, {
       kind: 'invite',
       email: input.email,
       userId,
       teamId: member.teamId,
     });
-    const query = new URLSearchParams({
-      token: `${selector}.${token}`,
-      team: member.teamUuid,
-      email: input.email,
-    });
-    const link = `${ctx.config.publicUrl}/signup?${query}`;
+    const link = known
+      ? `${ctx.config.publicUrl}/acceptInvitation?${new URLSearchParams({ token: `${selector}.${token}` })}`
+      : `${ctx.config.publicUrl}/signup?${new URLSearchParams({
+          token: `${selector}.${token}`,
+          team: member.teamUuid,
+          email: input.email,
+        })}`;
+    const language = known ? asLanguage(user?.language) : asLanguage(input.language);
     await sendOrFail(ctx, {
       to: input.email,
       link,
-      ...teamMail('invite', asLanguage(input.language), link, member.teamName),
+      ...teamMail(known ? 'joinTeam' : 'invite', language, link, member.teamName),
     });
     return 'INVITATION_PENDING';
   });
@@ -111,10 +130,16 @@ async function requireOtherMember(db: Db, member: Member, userId: number) {
   return target;
 }
 
+/** Removes a member, or withdraws an open invitation of that address. */
 export async function removeUser(db: Db, member: Member, email: string) {
   requireTeamAdmin(member);
   const user = await accountQueries.findUserByEmail(db, email);
   if (!user) throw new AppError('NotFound');
+  if (!(await q.findMember(db, member.teamId, user.id))) {
+    const revoked = await q.revokeInvitations(db, member.teamId, user.id);
+    if (Number(revoked.numUpdatedRows) === 0) throw new AppError('NotFound');
+    return;
+  }
   const target = await requireOtherMember(db, member, user.id);
   if (target.group_name === 'Owner')
     throw new AppError('ValidationError', 'The team owner cannot be removed');

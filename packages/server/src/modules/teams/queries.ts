@@ -208,3 +208,72 @@ export const setAccreditationNumber = (db: Db, teamId: number, userId: number, v
 
 export const deleteMember = (db: Db, teamId: number, userId: number) =>
   db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
+
+/** Invitations the team sent since `since` (used and expired ones count too). */
+export async function countInvitationsSince(db: Db, teamId: number, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('tokens')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('kind', '=', 'invite')
+    .where('team_id', '=', teamId)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Accounts with an open invitation to the team that have not joined it (yet). */
+export const listPendingInvitees = (db: Db, teamId: number) =>
+  db
+    .selectFrom('tokens')
+    .innerJoin('users', 'users.id', 'tokens.user_id')
+    .select(['users.id', 'users.email'])
+    .distinct()
+    .where('tokens.kind', '=', 'invite')
+    .where('tokens.team_id', '=', teamId)
+    .where('tokens.used_at', 'is', null)
+    .where('tokens.expires_at', '>', new Date())
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('team_members')
+            .select('team_members.user_id')
+            .where('team_members.team_id', '=', teamId)
+            .whereRef('team_members.user_id', '=', 'tokens.user_id'),
+        ),
+      ),
+    )
+    .orderBy('users.email')
+    .execute();
+
+export async function hasOpenInvitation(db: Db, teamId: number, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('tokens')
+    .select('id')
+    .where('kind', '=', 'invite')
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Withdraws the team's open invitations of one account. */
+export const revokeInvitations = (db: Db, teamId: number, userId: number) =>
+  db
+    .updateTable('tokens')
+    .set({ used_at: new Date() })
+    .where('kind', '=', 'invite')
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+
+export async function isVerifiedUser(db: Db, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('email_verified')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.email_verified === true;
+}

@@ -1,5 +1,5 @@
 import { groupInfo } from '@photorelay/contract/account';
-import { okResult } from '@photorelay/contract/common';
+import { idParam, okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/teams';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import { forMembers, forTeamAdmins } from '../../http/access.ts';
 import * as members from './members.ts';
 import * as teams from './service.ts';
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
+const id = idParam;
 const ok = { result: 'OK' as const };
 
 /** Team-scoped calls of spec §7 "Team users, groups"; mounted under /api/:teamUuid. */

@@ -50,6 +50,26 @@ function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boole
             {number.format(row.jobcount)}
           </TableCell>
           <TableCell align="right">
+            {/* Issue 15: pictures that could not be stamped, held back or delivered unstamped. */}
+            {(row.heldjobcount ?? 0) > 0 && (
+              <Chip
+                size="small"
+                color="warning"
+                label={t('summary.held', { count: row.heldjobcount })}
+                sx={{ mr: 0.5 }}
+                data-testid="summary-held"
+              />
+            )}
+            {(row.unstampedjobcount ?? 0) > 0 && (
+              <Chip
+                size="small"
+                color="warning"
+                variant="outlined"
+                label={t('summary.unstamped', { count: row.unstampedjobcount })}
+                sx={{ mr: 0.5 }}
+                data-testid="summary-unstamped"
+              />
+            )}
             {row.failedjobcount > 0 ? (
               <Chip size="small" color="error" variant="outlined" label={number.format(row.failedjobcount)} />
             ) : (

@@ -71,3 +71,37 @@ describe('FTP server form (spec §5)', () => {
     assert.equal(toTestBody({ ...filled, password: '' }).ftpserverid, undefined);
   });
 });
+
+describe('stored password and a changed connection (issue 10 item 1)', () => {
+  const stored = { ...filled, password: '', port: '' };
+  it('keeps the stored password while host, port, protocol and user name stay', () => {
+    const state = checkForm(
+      { ...stored, name: 'Renamed', path: '/in', host: 'FTP.example.com' },
+      {
+        passwordSet: true,
+        stored,
+      },
+    );
+    assert.deepEqual([state.valid, state.passwordAgain], [true, false]);
+  });
+
+  it('needs the password again when one of them changes', () => {
+    for (const change of [
+      { host: 'evil.example' },
+      { port: '2121' },
+      { protocol: 'sftp' as const },
+      { username: 'x' },
+    ]) {
+      const state = checkForm({ ...stored, ...change }, { passwordSet: true, stored });
+      assert.deepEqual(
+        [state.valid, state.passwordAgain, state.missing],
+        [false, true, ['password']],
+        JSON.stringify(change),
+      );
+      assert.equal(
+        checkForm({ ...stored, ...change, password: 'typed' }, { passwordSet: true, stored }).valid,
+        true,
+      );
+    }
+  });
+});

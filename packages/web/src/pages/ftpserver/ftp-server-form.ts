@@ -50,25 +50,49 @@ export const maxConnectionsProblem = (value: string): 'maxConnectionsInvalid' | 
     ? null
     : 'maxConnectionsInvalid';
 
+/** A port as the server stores it: empty (the protocol's default) or the number. */
+const portKey = (port: string) => (port.trim() === '' ? '' : String(Number(port.trim())));
+
+/**
+ * Whether host, port, protocol or user name differ from the stored server's: the stored password
+ * belongs to those, so the server then needs it typed again (for Save and for Test).
+ */
+export function connectionChanged(form: FtpServerForm, stored: FtpServerForm | null): boolean {
+  if (!stored) return false;
+  return (
+    form.host.trim().toLowerCase() !== stored.host.trim().toLowerCase() ||
+    portKey(form.port) !== portKey(stored.port) ||
+    form.protocol !== stored.protocol ||
+    form.username !== stored.username
+  );
+}
+
 export type FormState = {
   /** Test and Save need this. */
   valid: boolean;
+  /** A password is stored but the connection changed: it must be typed again. */
+  passwordAgain: boolean;
   port: 'portInvalid' | null;
   maxConnections: 'maxConnectionsInvalid' | null;
   missing: Array<'name' | 'host' | 'username' | 'password'>;
 };
 
-export function checkForm(form: FtpServerForm, options: { passwordSet: boolean }): FormState {
+export function checkForm(
+  form: FtpServerForm,
+  options: { passwordSet: boolean; stored?: FtpServerForm | null },
+): FormState {
   const missing: FormState['missing'] = [];
+  const passwordAgain = options.passwordSet && connectionChanged(form, options.stored ?? null);
   if (!form.name.trim()) missing.push('name');
   if (!form.host.trim()) missing.push('host');
   if (!form.username) missing.push('username');
-  if (!form.password && !options.passwordSet) missing.push('password');
+  if (!form.password && (!options.passwordSet || passwordAgain)) missing.push('password');
   const port = portProblem(form.port);
   const maxConnections = maxConnectionsProblem(form.maxConnections);
   const tooLong = !ftpServerBody.safeParse(toBody({ ...form, port: '', password: form.password })).success;
   return {
     valid: missing.length === 0 && !port && !maxConnections && !tooLong,
+    passwordAgain,
     port,
     maxConnections,
     missing,

@@ -97,7 +97,8 @@ function ServerForm({
   const [result, setResult] = useState<TestResult | null>(null);
   const [deleting, setDeleting] = useState(false);
   const passwordSet = server?.passwordSet ?? false;
-  const state = checkForm(form, { passwordSet });
+  const [stored] = useState<FtpServerForm | null>(() => (server ? formOf(server) : null));
+  const state = checkForm(form, { passwordSet, stored });
   const saving = create.isPending || save.isPending;
 
   const bind = (name: keyof FtpServerForm) => ({
@@ -251,12 +252,16 @@ function ServerForm({
                   {...bind('password')}
                   disabled={!canWrite}
                   autoComplete="new-password"
-                  placeholder={passwordSet ? t('passwordSet') : undefined}
-                  error={Boolean(required('password'))}
-                  helperText={required('password') ?? (passwordSet ? t('passwordKeep') : ' ')}
+                  placeholder={passwordSet && !state.passwordAgain ? t('passwordSet') : undefined}
+                  error={Boolean(required('password')) || (state.passwordAgain && !form.password)}
+                  helperText={
+                    state.passwordAgain
+                      ? t('passwordAgain')
+                      : (required('password') ?? (passwordSet ? t('passwordKeep') : ' '))
+                  }
                   slotProps={{
                     htmlInput: { maxLength: limits.ftpServerField, 'data-testid': 'ftpserver-password' },
-                    inputLabel: passwordSet ? { shrink: true } : undefined,
+                    inputLabel: passwordSet && !state.passwordAgain ? { shrink: true } : undefined,
                   }}
                 />
               </Grid>

@@ -28,6 +28,7 @@ import { PageContainer, PageHeader } from '../../app/page.tsx';
 import { type LoggedInSession, useSession } from '../../app/session.ts';
 import { useFormFields } from '../../app/use-form-fields.ts';
 import { hasErrors, validateRequired } from '../../app/validation.ts';
+import { CalendarFeedCard } from './calendar-feed.tsx';
 
 function DetailsCard({ session }: { session: LoggedInSession }) {
   const { t } = useTranslation('profile');
@@ -209,6 +210,11 @@ export function ProfilePage({ variant }: { variant: 'welcome' | 'profile' }) {
         <Grid size={{ xs: 12, md: 5 }}>
           <TeamsCard session={session} />
         </Grid>
+        {!welcome && session.currentTeam?.ready && (
+          <Grid size={12}>
+            <CalendarFeedCard teamUuid={session.currentTeam.teamid} />
+          </Grid>
+        )}
       </Grid>
     </PageContainer>
   );

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import en from '../../i18n/en.json' with { type: 'json' };
-import { describeJobState, type JobText, uploadSpeed } from './job-state.ts';
+import { describeJobState, type JobText, unstampedReason, uploadSpeed } from './job-state.ts';
 
 const now = Date.parse('2025-05-01T12:00:00Z');
 const base = { scheduletime: '2025-05-01T12:00:30Z', trynumber: 0, errortext: null };
@@ -79,5 +79,26 @@ describe('job state display (spec §4)', () => {
     assert.equal(uploadSpeed({ state: 'succeeded', filesize: 4096, uploadduration: 2000 }), 2048);
     assert.equal(uploadSpeed({ state: 'failed', filesize: 4096, uploadduration: 2000 }), null);
     assert.equal(uploadSpeed({ state: 'succeeded', filesize: 4096, uploadduration: null }), null);
+  });
+
+  it('tells a file that could not be stamped, with the reason, and nothing for stamped files', () => {
+    const failed = { processing: { metadata: { error: 'JPEG ends (EOI) before any image data (SOS)' } } };
+    assert.equal(unstampedReason({ detail: failed }), 'JPEG ends (EOI) before any image data (SOS)');
+    assert.equal(
+      en.jobs.unstamped.replace('{{reason}}', unstampedReason({ detail: failed }) ?? ''),
+      'delivered unstamped: JPEG ends (EOI) before any image data (SOS)',
+    );
+    assert.equal(
+      unstampedReason({ detail: { processing: { metadata: { applied: 3, warnings: [] } } } }),
+      null,
+    );
+    assert.equal(unstampedReason({ detail: { job: null, processing: null } }), null);
+    assert.equal(unstampedReason({ detail: undefined }), null);
+  });
+
+  it('shows a held job (it could not be stamped) as held', () => {
+    const view = describeJobState({ ...base, state: 'held' }, now, 'en');
+    assert.equal(view.state, 'held');
+    assert.equal(render(view.label), 'held – cannot be stamped');
   });
 });

@@ -14,7 +14,16 @@ export type JobText =
   | { text: string };
 
 export type JobStateView = {
-  state: 'scheduled' | 'running' | 'failed' | 'succeeded' | 'duplicate' | 'rejected' | 'skipped' | 'unknown';
+  state:
+    | 'scheduled'
+    | 'running'
+    | 'failed'
+    | 'succeeded'
+    | 'duplicate'
+    | 'held'
+    | 'rejected'
+    | 'skipped'
+    | 'unknown';
   tone: JobTone;
   label: JobText;
   detail: JobText | null;
@@ -51,6 +60,9 @@ export function describeJobState(job: JobLike, now: number, language: string): J
       };
     case 'duplicate':
       return { state: 'duplicate', tone: 'neutral', label: { key: 'states.duplicate' }, detail: null };
+    case 'held':
+      // Issue 15: the file could not be stamped and the project holds such pictures.
+      return { state: 'held', tone: 'error', label: { key: 'states.held' }, detail: null };
     // A script's reject(reason) and skip(name): ended on purpose, not failed.
     case 'rejected':
       return {
@@ -64,6 +76,20 @@ export function describeJobState(job: JobLike, now: number, language: string): J
     default:
       return { state: 'unknown', tone: 'neutral', label: { key: 'states.unknown' }, detail: null };
   }
+}
+
+/**
+ * Why the metadata step could not stamp the file, so that it went out as it came (issue 15);
+ * null when it was stamped or needed no stamping. The reason is the engine's message.
+ */
+export function unstampedReason(job: Pick<Job, 'detail'>): string | null {
+  const detail = job.detail;
+  if (typeof detail !== 'object' || detail === null || !('processing' in detail)) return null;
+  const processing = detail.processing;
+  if (typeof processing !== 'object' || processing === null || !('metadata' in processing)) return null;
+  const metadata = processing.metadata;
+  if (typeof metadata !== 'object' || metadata === null || !('error' in metadata)) return null;
+  return typeof metadata.error === 'string' ? metadata.error : null;
 }
 
 /** Bytes per second of a finished upload, for the speed column; null when unknown. */

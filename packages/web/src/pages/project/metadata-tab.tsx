@@ -4,6 +4,7 @@ import type { Project } from '@photorelay/contract/projects';
 import { lazy, Suspense } from 'react';
 import { PageSpinner } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
+import { HoldSetting } from './metadata/hold-setting.tsx';
 
 const MetadataEditor = lazy(() =>
   import('./metadata/metadata-editor.tsx').then((module) => ({ default: module.MetadataEditor })),
@@ -13,6 +14,7 @@ export function MetadataTab({ project }: { project: Project }) {
   const team = useCurrentTeam();
   return (
     <Suspense fallback={<PageSpinner />}>
+      <HoldSetting teamUuid={team.teamid} projectId={project.id} canWrite={project.canWrite} />
       {/* A new project (or team) starts a fresh editor: no edits or state carry over. */}
       <MetadataEditor
         key={`${team.teamid}:${project.id}`}

@@ -33,7 +33,7 @@ import {
   formatSpeed,
 } from '../../app/format.ts';
 import { StatusPanel } from '../../app/page.tsx';
-import { describeJobState, type JobText, type JobTone, uploadSpeed } from './job-state.ts';
+import { describeJobState, type JobText, type JobTone, unstampedReason, uploadSpeed } from './job-state.ts';
 
 const pageSizes = [10, 25, 50, 100];
 
@@ -84,6 +84,7 @@ function JobRow({
   const render = useJobText();
   const view = describeJobState(job, now, language);
   const speed = uploadSpeed(job);
+  const unstamped = unstampedReason(job);
   const toServer = job.ftpservername !== null;
   return (
     <TableRow hover data-testid="job-row" data-state={job.state}>
@@ -127,6 +128,16 @@ function JobRow({
             {render(view.detail)}
           </Typography>
         )}
+        {unstamped && (
+          <Typography
+            variant="caption"
+            color="warning.main"
+            sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
+            data-testid="job-unstamped"
+          >
+            {t(job.state === 'held' ? 'heldReason' : 'unstamped', { reason: unstamped })}
+          </Typography>
+        )}
         {job.canRetry && (
           <Button
             size="small"
@@ -136,7 +147,7 @@ function JobRow({
             sx={{ mt: 0.5, ml: -0.75, px: 0.75, minHeight: 0, py: 0.25, whiteSpace: 'nowrap' }}
             data-testid="job-retry"
           >
-            {t('retry')}
+            {t(job.state === 'held' ? 'release' : 'retry')}
           </Button>
         )}
       </TableCell>

@@ -21,7 +21,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePublicSettings } from '../../api/settings.ts';
+import { useDebugSettings } from '../../api/settings.ts';
 import { type TeamMember, useMembers, useRemoveMember } from '../../api/teams.ts';
 import { ConfirmRemoval } from '../../app/confirm-dialog.tsx';
 import { DataTable } from '../../app/data-table.tsx';
@@ -148,7 +148,8 @@ function UsersTable({ teamUuid }: { teamUuid: string }) {
   const members = useMembers(teamUuid);
   const remove = useRemoveMember(teamUuid);
   const debug = useDebugMode();
-  const settings = usePublicSettings();
+  // Asked only in debug mode: the switch is not public.
+  const settings = useDebugSettings(debug);
   const canForceAccept = debug && Boolean(settings.data?.debugAdmin);
   const [editing, setEditing] = useState<TeamMember | null>(null);
   const [removing, setRemoving] = useState<TeamMember | null>(null);

@@ -1,0 +1,292 @@
+// Calendar benchmark (issue 12, server half): a team with 20,000 entries over three years and
+// 50,000 bookings; one month is loaded through the real route (POST /api/{team}/calendar/entries)
+// as the owner (all bookings) and as a photographer (their own), and through the service.
+// Baselines in the same run: `select 1` and GET /api/{team}/timezone (the same HTTP stack, session
+// and team check, one trivial query). See ../README.md.
+//
+//   npx tsx bench/calendar/run.ts [--entries 20000] [--bookings 50000] [--runs 300] [--postgres URL]
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { loadConfig } from '../../packages/server/src/config.ts';
+import { hashPassword } from '../../packages/server/src/crypto/tokens.ts';
+import { type Db, openDatabase } from '../../packages/server/src/db/kysely.ts';
+import * as accountQueries from '../../packages/server/src/modules/account/queries.ts';
+import { listEntries } from '../../packages/server/src/modules/calendar/entries.ts';
+import * as teamQueries from '../../packages/server/src/modules/teams/queries.ts';
+import { requireMember } from '../../packages/server/src/modules/teams/service.ts';
+import { startPhotoRelay } from '../../packages/server/src/runtime.ts';
+import { TestClient } from '../../packages/server/test/support/client.ts';
+import { prepareData } from '../../packages/server/test/support/process.ts';
+
+const { values: opts } = parseArgs({
+  options: {
+    entries: { type: 'string', default: '20000' },
+    bookings: { type: 'string', default: '50000' },
+    photographers: { type: 'string', default: '60' },
+    runs: { type: 'string', default: '300' },
+    postgres: { type: 'string' },
+  },
+});
+const entryCount = Number(opts.entries);
+const bookingCount = Number(opts.bookings);
+const photographerCount = Number(opts.photographers);
+const runs = Number(opts.runs);
+if (opts.postgres) {
+  process.env.PHOTORELAY_TEST_DB = 'postgres';
+  process.env.TEST_DATABASE_URL = opts.postgres;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN
+  );
+};
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+
+async function timed(count: number, warmup: number, run: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+// A deterministic generator, so every run seeds the same calendar.
+let seed = 42;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
+
+async function insertBatches(db: Db, table: 'calendar_entries' | 'bookings', rows: object[]) {
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += 1000) {
+    const inserted = await db
+      .insertInto(table)
+      .values(rows.slice(i, i + 1000) as never)
+      .returning('id')
+      .execute();
+    ids.push(...inserted.map((r) => r.id));
+  }
+  return ids;
+}
+
+/** Entries spread over 2025-2027 (most in the afternoon and evening), and bookings on them. */
+async function seedCalendar(db: Db, teamId: number, calendarId: number, userIds: number[]) {
+  const from = Date.UTC(2025, 0, 1);
+  const span = Date.UTC(2028, 0, 1) - from;
+  const scenes = ['Bundesliga', '2. Bundesliga', 'DFB-Pokal', 'Pressekonferenz', 'Landtag', 'Wahl'];
+  const entries = Array.from({ length: entryCount }, (_, i) => {
+    const day = Math.floor((random() * span) / 86_400_000) * 86_400_000;
+    const start = new Date(
+      from + day + (10 + Math.floor(random() * 11)) * 3_600_000 + (random() < 0.5 ? 0 : 1_800_000),
+    );
+    return {
+      team_id: teamId,
+      calendar_id: calendarId,
+      start_at: start,
+      end_at: new Date(start.getTime() + 2 * 3_600_000),
+      summary: `Team ${i % 97} - Team ${(i * 7) % 89}`,
+      category: 'sport',
+      subcategory: 'football',
+      scene: pick(scenes),
+      location: `Stadion ${i % 50}`,
+      city: 'München',
+      country: 'Deutschland',
+      team1: `Team ${i % 97}`,
+      team2: `Team ${(i * 7) % 89}`,
+      urgency: 1 + (i % 8),
+      flags: i % 131_072,
+    };
+  });
+  const entryIds = await insertBatches(db, 'calendar_entries', entries);
+  console.log(`  ${entryIds.length} entries in`);
+  const states = ['unset', 'accepted', 'accepted', 'accepted', 'canceled', 'rejected'] as const;
+  const accreditations = ['notaccredited', 'requested', 'processing', 'accredited', 'permanently'] as const;
+  const bookings: object[] = [];
+  const taken = new Set<string>();
+  while (bookings.length < bookingCount) {
+    const entry = pick(entryIds);
+    const user = pick(userIds);
+    const key = `${entry}:${user}`;
+    if (taken.has(key)) continue;
+    taken.add(key);
+    bookings.push({
+      team_id: teamId,
+      entry_id: entry,
+      user_id: user,
+      state: pick(states),
+      accreditation: pick(accreditations),
+      suggested: 1 + Math.floor(random() * 3),
+    });
+  }
+  await insertBatches(db, 'bookings', bookings);
+}
+
+async function main() {
+  console.log(
+    `machine: ${os.cpus().length} vCPU (${os.cpus()[0]?.model.trim()}), Node ${process.version}, load ${os.loadavg()[0]?.toFixed(1)}, database: ${opts.postgres ? 'PostgreSQL' : 'PGlite'}`,
+  );
+  const data = await prepareData();
+  console.log('database ready');
+  const db = await openDatabase({ databaseUrl: data.databaseUrl, dataDir: data.dataDir });
+  let stopServer: (() => Promise<void>) | undefined;
+  try {
+    const { team } = data;
+    const calendar = await db
+      .selectFrom('calendars')
+      .select(['id', 'folder_id'])
+      .where('team_id', '=', team.teamId)
+      .where('type', '=', 'default')
+      .executeTakeFirstOrThrow();
+    const password = 'correct horse battery';
+    const passwordHash = await hashPassword(password);
+    const group = await teamQueries.findGroupByName(db, team.teamId, 'Photographer');
+    const userIds: number[] = [];
+    const stamp = Date.now();
+    for (let i = 0; i < photographerCount; i++) {
+      const id = await accountQueries.insertUser(db, {
+        email: `photographer-${stamp}-${i}@example.com`,
+        passwordHash,
+        firstName: 'Photo',
+        lastName: `Grapher ${i}`,
+        language: 'en',
+        timezone: 'Europe/Berlin',
+        verified: true,
+      });
+      await teamQueries.insertMember(db, team.teamId, id, group.id);
+      await accountQueries.setCurrentTeam(db, id, team.teamId);
+      userIds.push(id);
+    }
+    // The photographers may read the calendars folder (else they see only 'My bookings').
+    await db
+      .insertInto('folder_permissions')
+      .values({
+        team_id: team.teamId,
+        folder_id: calendar.folder_id,
+        group_id: group.id,
+        user_id: null,
+        permissions: ['read'],
+      })
+      .execute();
+    const seeded = performance.now();
+    await seedCalendar(db, team.teamId, calendar.id, userIds);
+    await sql`analyze`.execute(db);
+    console.log(
+      `seeded ${entryCount} entries and ${bookingCount} bookings in ${fmt((performance.now() - seeded) / 1000)} s`,
+    );
+
+    const config = loadConfig({
+      PORT: '1',
+      HOST: '127.0.0.1',
+      DATA_DIR: data.dataDir,
+      SEED_DEMO: '0',
+      LOG_LEVEL: 'warn',
+      AUTH_RATE_LIMIT: '1000',
+    });
+    config.PORT = 0;
+    const running = await startPhotoRelay(config, { role: 'web', db, log: pino({ level: 'warn' }) });
+    stopServer = () => running.stop();
+    const url = running.url as string;
+    const login = async (email: string) => {
+      const client = new TestClient(url);
+      const res = await client.post('/api/user/login', { email, password });
+      if (res.status !== 200) throw new Error(`login ${email}: ${res.status}`);
+      return client;
+    };
+    const ownerHttp = await login(team.email);
+    const photographerHttp = await login(`photographer-${stamp}-0@example.com`);
+    const ownerUser = await accountQueries.findUserByEmail(db, team.email);
+    if (!ownerUser) throw new Error('owner missing');
+    const owner = await requireMember(db, team.teamUuid, ownerUser.id);
+    const month = { calendarIds: [calendar.id], startDate: '2026-03-01' };
+    const base = `/api/${team.teamUuid}`;
+
+    let shape = { entries: 0, bookings: 0, bytes: 0 };
+    const listMonth = (client: TestClient) => async () => {
+      const res = await client.post<{ entries: Array<{ bookings: unknown[] }> }>(
+        `${base}/calendar/entries`,
+        month,
+      );
+      if (res.status !== 200) throw new Error(`entries: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    };
+    const results: Array<[string, number[], string]> = [];
+    results.push([
+      'baseline: select 1 (one round trip)',
+      await timed(runs, 10, () => sql`select 1`.execute(db)),
+      '',
+    ]);
+    results.push([
+      'baseline: GET /api/{team}/timezone',
+      await timed(runs, 10, async () => {
+        const res = await ownerHttp.get(`${base}/timezone`);
+        if (res.status !== 200) throw new Error(`timezone: ${res.status}`);
+      }),
+      'session, team check, one query',
+    ]);
+    results.push([
+      'listEntries(owner), the service',
+      await timed(runs, 10, () => listEntries(running.ctx, owner, month)),
+      '',
+    ]);
+    const ownerTimes = await timed(runs, 10, async () => {
+      const body = await listMonth(ownerHttp)();
+      shape = {
+        entries: body.entries.length,
+        bookings: body.entries.reduce((n, e) => n + e.bookings.length, 0),
+        bytes: JSON.stringify(body).length,
+      };
+    });
+    results.push(['POST /api/{team}/calendar/entries, owner', ownerTimes, '']);
+    const ownerShape = shape;
+    const photographerTimes = await timed(runs, 10, async () => {
+      const body = await listMonth(photographerHttp)();
+      shape = {
+        entries: body.entries.length,
+        bookings: body.entries.reduce((n, e) => n + e.bookings.length, 0),
+        bytes: JSON.stringify(body).length,
+      };
+    });
+    results.push(['POST /api/{team}/calendar/entries, photographer', photographerTimes, '']);
+    results[3][2] = `${ownerShape.entries} entries, ${ownerShape.bookings} bookings, ${(ownerShape.bytes / 1024).toFixed(0)} KB`;
+    results[4][2] = `${shape.entries} entries, ${shape.bookings} own bookings, ${(shape.bytes / 1024).toFixed(0)} KB`;
+
+    const rows = [
+      ['measure', 'runs', 'median ms', 'p95 ms', 'p99 ms', ''],
+      ...results.map(([name, times, note]) => [
+        name,
+        String(times.length),
+        fmt(percentile(times, 50)),
+        fmt(percentile(times, 95)),
+        fmt(percentile(times, 99)),
+        note,
+      ]),
+    ];
+    const widths = [0, 1, 2, 3, 4, 5].map((i) => Math.max(...rows.map((r) => r[i]?.length ?? 0)));
+    for (const row of rows)
+      console.log(
+        row
+          .map((c, i) => (i > 0 && i < 5 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+          .join('  ')
+          .trimEnd(),
+      );
+    const p99 = Math.max(percentile(ownerTimes, 99), percentile(photographerTimes, 99));
+    console.log(
+      `\ngoal: one month < 20 ms at p99 on the server: ${fmt(p99)} ms -> ${p99 < 20 ? 'met' : 'NOT met'}`,
+    );
+  } finally {
+    await stopServer?.();
+    await db.destroy();
+    await data.remove();
+  }
+}
+
+await main();

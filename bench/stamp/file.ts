@@ -1,0 +1,110 @@
+// Stamping itself (issue 15): a 5 MB and a 20 MB JPEG stamped with the 25-field template,
+// against fs.copyFile of the same file and ExifTool (-stay_open) in the same run. Methods are
+// interleaved per round so load from other processes hits all alike; medians are reported.
+// Goal: stampJpegFile at most 1.5x copyFile.
+// Usage: npx tsx bench/stamp/file.ts [--rounds 15] [--exiftool-rounds 5]
+import {
+  copyFile,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { stampJpeg, stampJpegFile } from '@photorelay/xmp/index';
+import { ExifTool, type WriteTags } from 'exiftool-vendored';
+import { exiftoolTags, template } from './fields.ts';
+import { makeFrame, metadataHead, standardTables, writeSyntheticJpeg } from './synthetic-jpeg.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const images = path.resolve(here, '../../../shared/data/images');
+const option = (name: string, fallback: number): number => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const rounds = option('rounds', 15);
+const exiftoolRounds = option('exiftool-rounds', 5);
+const MB = 1024 * 1024;
+const copy = promisify(copyFile);
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+/** Wall time and the process's CPU time (user + system, all threads) in ms: on a loaded machine the CPU time is the steadier figure. */
+async function time(run: () => Promise<unknown>): Promise<[number, number]> {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  await run();
+  const used = process.cpuUsage(cpu);
+  return [performance.now() - started, (used.user + used.system) / 1000];
+}
+
+const dir = mkdtempSync(
+  path.join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'photorelay-bench-stampfile-'),
+);
+const exiftool = new ExifTool({ maxProcs: 1 });
+try {
+  const frame = makeFrame(standardTables(readFileSync(path.join(images, 'exiv2-FurnaceCreekInn.jpg'))));
+  const head = metadataHead(readFileSync(path.join(images, 'IPTC-PhotometadataRef-Std2025.1.jpg')));
+  const rows: string[] = [];
+  for (const target of [5 * MB, 20 * MB]) {
+    const file = path.join(dir, `in-${target / MB}.jpg`);
+    await writeSyntheticJpeg(file, head, frame, target);
+    const out = path.join(dir, 'out.jpg');
+    const streamed = async () =>
+      stampJpeg(
+        createReadStream(file, { highWaterMark: MB }),
+        createWriteStream(out, { highWaterMark: MB }),
+        template,
+        { filename: 'in.jpg' },
+      );
+    const methods: Record<string, () => Promise<unknown>> = {
+      'fs.copyFile': () => copy(file, out),
+      stampJpegFile: () => stampJpegFile(file, out, template, { filename: 'in.jpg' }),
+      'stampJpeg (streams, 1 MiB)': streamed,
+    };
+    const times: Record<string, Array<[number, number]>> = Object.fromEntries(
+      Object.keys(methods).map((name) => [name, []]),
+    );
+    for (const run of Object.values(methods)) for (let i = 0; i < 3; i++) await run(); // warm up
+    for (let round = 0; round < rounds; round++)
+      for (const [name, run] of Object.entries(methods)) times[name]?.push(await time(run));
+    const exiftoolTimes: Array<[number, number]> = [];
+    const exiftoolOut = (n: number) => path.join(dir, `exiftool-${target}-${n}.jpg`);
+    await exiftool.write(file, exiftoolTags as WriteTags, { writeArgs: ['-o', exiftoolOut(-1)] });
+    for (let round = 0; round < exiftoolRounds; round++)
+      exiftoolTimes.push(
+        await time(() =>
+          exiftool.write(file, exiftoolTags as WriteTags, { writeArgs: ['-o', exiftoolOut(round)] }),
+        ),
+      );
+    const copyTimes = times['fs.copyFile'] ?? [];
+    const [copyMs, copyCpu] = [median(copyTimes.map((t) => t[0])), median(copyTimes.map((t) => t[1]))];
+    const size = (statSync(file).size / MB).toFixed(1);
+    for (const [name, values] of [
+      ...Object.entries(times),
+      ['ExifTool -stay_open', exiftoolTimes] as const,
+    ]) {
+      const [ms, cpu] = [median(values.map((t) => t[0])), median(values.map((t) => t[1]))];
+      // ExifTool works in a process of its own: its CPU time is not counted here.
+      const cpuText = name.startsWith('ExifTool')
+        ? '– | –'
+        : `${cpu.toFixed(1)} | ${(cpu / copyCpu).toFixed(2)}×`;
+      rows.push(`| ${size} MB | ${name} | ${ms.toFixed(1)} | ${(ms / copyMs).toFixed(2)}× | ${cpuText} |`);
+    }
+  }
+  console.log(`rounds: ${rounds} (ExifTool ${exiftoolRounds}), medians\n`);
+  console.log('| file | method | wall ms | vs copyFile | CPU ms | vs copyFile |\n|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+} finally {
+  await exiftool.end();
+  rmSync(dir, { recursive: true, force: true });
+}

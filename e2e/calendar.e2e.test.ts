@@ -1,0 +1,154 @@
+// The match day of issue 12 in Chromium, in English and in German: the owner creates an event,
+// invites a photographer, the photographer accepts from the mailed link, the owner accepts the
+// booking and tracks the accreditation to green (spec §4 chip colours, read as computed styles),
+// and downloads the event's XMP sidecar.
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type Account, newAccount, registerVerified, signIn } from './support/accounts.ts';
+import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
+import { settledScreenshot } from './support/screens.ts';
+import { startServer, type TestServer } from './support/server.ts';
+import { teamApi } from './support/team-api.ts';
+
+// Spec §4 'Booking state' colours as the page paints them.
+const colours = {
+  lightblue: 'rgb(173, 216, 230)',
+  red: 'rgb(229, 57, 53)',
+  yellow: 'rgb(253, 216, 53)',
+  green: 'rgb(67, 160, 71)',
+};
+
+const texts = {
+  en: { time: 'Time', accept: 'Accept booking', required: 'Required.' },
+  de: { time: 'Zeit', accept: 'Buchung annehmen', required: 'Pflichtfeld.' },
+} as const;
+
+describe('event calendar journey', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const openPage = async (language: 'en' | 'de') => {
+    const context = await newContext(browser, server.url, { locale: language === 'de' ? 'de-DE' : 'en-US' });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    return page;
+  };
+
+  const chipColour = (page: Page, userId: number) =>
+    page
+      .getByTestId(`booking-${userId}`)
+      .getByTestId('booking-chip')
+      .evaluate((chip) => getComputedStyle(chip).backgroundColor);
+
+  /** Picks a menu entry of the photographer's chip and waits for the chip to show the new tone. */
+  const changeBooking = async (page: Page, userId: number, action: string, tone: keyof typeof colours) => {
+    await page.getByTestId(`booking-${userId}`).getByTestId('booking-chip').click();
+    await page.getByTestId(`booking-action-${action}`).click();
+    await page.locator(`[data-testid="booking-${userId}"] [data-tone="${tone}"]`).waitFor();
+    assert.equal(await chipColour(page, userId), colours[tone], `${action} paints the chip ${tone}`);
+  };
+
+  for (const language of ['en', 'de'] as const) {
+    it(`plans a match day (${language})`, async () => {
+      const t = texts[language];
+      const owner = newAccount(`Owner${language}`, `Match Agency ${language}`);
+      const photographer: Account = newAccount(`Paula${language}`, `Paula Photo ${language}`);
+      const page = await openPage(language);
+      const problems: PageProblems = watchProblems(page);
+      await registerVerified(server, page.request, owner);
+      await registerVerified(server, page.request, photographer);
+      await signIn(page, owner);
+      const api = await teamApi(page, server);
+      // An existing account joins the team in the Photographer group (spec §4 'Invite result').
+      assert.equal((await api.post('user', { email: photographer.email, language })).result, 'ADDED_OK');
+      const { members } = await api.get<{ members: { dbuserid: number; email: string }[] }>('users');
+      const photographerId = members.find((member) => member.email === photographer.email)?.dbuserid;
+      assert.ok(photographerId);
+
+      // The calendar of the tree, from today on.
+      await page.goto('/calendar');
+      await page.getByTestId('calendar-page').waitFor();
+      await page.getByTestId('calendar-today').click();
+      await page.getByTestId('calendar-new-event').click();
+      const dialog = page.getByTestId('event-dialog');
+      await dialog.waitFor();
+      // Spec §5: defaults 17:00, sport, football; scene is required.
+      assert.equal(await page.getByTestId('event-time').inputValue(), '17:00');
+      assert.equal(await page.getByTestId('event-endTime').inputValue(), '19:00');
+      await page.getByTestId('event-save').click();
+      await dialog.getByText(t.required).first().waitFor();
+      await page.getByTestId('event-scene').fill('Bundesliga');
+      await page.getByTestId('event-team1').fill('FC Nord');
+      await page.getByTestId('event-team2').fill('SV Süd');
+      await page.getByTestId('event-city').fill('Hamburg');
+      await page.getByTestId('event-country').fill('Deutschland');
+      await page.getByTestId('event-save').click();
+      await dialog.waitFor({ state: 'detached' });
+      const row = page.locator('[data-testid^="entry-row-"]', { hasText: 'FC Nord - SV Süd' });
+      await row.waitFor();
+      assert.match(await row.getByTestId('entry-time').innerText(), /^17:00 – 19:00$/);
+      await page.getByRole('columnheader', { name: t.time, exact: true }).waitFor();
+      const entryId = Number((await row.getAttribute('data-testid'))?.replace('entry-row-', ''));
+
+      // Invite the photographer; the mail carries the link to the invitation page.
+      await row.getByTestId('entry-invite').click();
+      await page.getByTestId(`invite-user-${photographer.email}`).click();
+      await page.getByTestId('invite-submit').click();
+      await page.getByTestId('invite-dialog').waitFor({ state: 'detached' });
+      await row.getByTestId(`booking-${photographerId}`).waitFor();
+      assert.equal(await chipColour(page, photographerId), colours.lightblue, 'an invitation is light blue');
+      await settledScreenshot(page, `calendar-${language}-1-invited`);
+
+      const link = new URL(await server.linkFromMail(photographer.email, /PhotoRelay/));
+      assert.equal(link.pathname, '/acceptPhotographerInivitation');
+      assert.equal(link.searchParams.get('ciid'), String(entryId));
+      const photographerPage = await openPage(language);
+      await signIn(photographerPage, photographer);
+      await photographerPage.goto(`${link.pathname}${link.search}`);
+      await photographerPage.getByTestId('invitation-event').getByText('FC Nord - SV Süd').waitFor();
+      await settledScreenshot(photographerPage, `calendar-${language}-2-invitation`);
+      await photographerPage.getByTestId('invitation-accept').click();
+      await photographerPage.getByTestId('invitation-accepted').waitFor();
+
+      // The owner accepts the booking and tracks the accreditation to green.
+      await page.reload();
+      await page.getByTestId('calendar-today').click();
+      await row.getByTestId(`booking-${photographerId}`).waitFor();
+      await row.getByTestId(`booking-${photographerId}`).getByTestId('booking-chip').click();
+      await page.getByTestId('booking-action-accept').getByText(t.accept).waitFor();
+      await page.keyboard.press('Escape');
+      await changeBooking(page, photographerId, 'accept', 'red');
+      await changeBooking(page, photographerId, 'requested', 'yellow');
+      await changeBooking(page, photographerId, 'accredited', 'green');
+      await settledScreenshot(page, `calendar-${language}-3-accredited`);
+
+      // The event's XMP sidecar.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        row.getByTestId('entry-xmp').click(),
+      ]);
+      const file = await download.path();
+      const xmp = await fs.readFile(file, 'utf8');
+      assert.match(xmp, /<x:xmpmeta/);
+      assert.match(xmp, /FC Nord - SV Süd/);
+      assert.match(xmp, /Hamburg/);
+
+      assert.deepEqual(problems.errors, []);
+    });
+  }
+});

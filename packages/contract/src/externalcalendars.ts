@@ -1,0 +1,110 @@
+// External calendars (issue 13; spec §2 "Calendar page", §3 "Calendar", §5 "External calendar URL",
+// §7 "Calendar") and the per-member iCalendar feed.
+import { z } from 'zod';
+import { commandStarted } from './commands.ts';
+import { idParam, okResult } from './common.ts';
+import { forMembers, forTeamAdmins, teamRoute } from './route.ts';
+
+/** The kind stored in calendars.type for a feed (spec §3: "google is the external kind"). */
+export const externalCalendarType = 'google';
+
+export const externalCalendarTexts = {
+  urlTooShort: 'The address must have at least 3 characters',
+  defaultNotDeletable: 'The default calendar cannot be deleted',
+  refreshRunning: 'This calendar is being refreshed; try again in a moment',
+} as const;
+
+export const externalCalendar = z.object({
+  dbcalendarid: z.number(),
+  name: z.string(),
+  refname: z.string(),
+  type: z.string(),
+  url: z.string(),
+  /** ISO instant of the last successful fetch, null before the first. */
+  refreshedAt: z.string().nullable(),
+  /** Why the last refresh failed (the server's text), null when it worked. */
+  lastError: z.string().nullable(),
+  entryCount: z.number(),
+});
+export type ExternalCalendar = z.infer<typeof externalCalendar>;
+export const getExternalCalendarsResponse = z.object({ calendars: z.array(externalCalendar) });
+
+/** Spec §5: trimmed, at least 3 characters. */
+export const createExternalCalendarBody = z.object({
+  calendarUrl: z.string().trim().min(3, externalCalendarTexts.urlTooShort).max(2000),
+});
+export const updateExternalCalendarBody = z.object({ calendarRefName: z.string().trim().min(1).max(200) });
+
+/** The `detail` of a finished create or update command. */
+export const externalCalendarCommandDetail = z.object({
+  dbcalendarid: z.number(),
+  name: z.string(),
+  refname: z.string(),
+  notModified: z.boolean(),
+  inserted: z.number(),
+  updated: z.number(),
+  removed: z.number(),
+  skipped: z.number(),
+});
+export type ExternalCalendarCommandDetail = z.infer<typeof externalCalendarCommandDetail>;
+
+export const getCalendarFeedResponse = z.object({
+  /** The secret subscription URL, null when the member has none (or revoked it). */
+  url: z.string().nullable(),
+  webcalUrl: z.string().nullable(),
+});
+
+// ---- routes ----
+
+/** Photographers never see external calendars (spec §6): the list is for owners and operators. */
+export const listExternalCalendars = teamRoute({
+  method: 'GET',
+  path: '/externalcalendars',
+  response: getExternalCalendarsResponse,
+  access: forTeamAdmins,
+});
+
+export const deleteExternalCalendar = teamRoute({
+  method: 'DELETE',
+  path: '/calendar/:dbcalendarid',
+  params: z.object({ dbcalendarid: idParam }),
+  response: okResult,
+  errors: ['Conflict'],
+  access: forTeamAdmins,
+});
+
+export const createExternalCalendar = teamRoute({
+  method: 'POST',
+  path: '/command/createexternalcalendar',
+  body: createExternalCalendarBody,
+  response: commandStarted,
+  access: forTeamAdmins,
+});
+
+export const updateExternalCalendar = teamRoute({
+  method: 'POST',
+  path: '/command/updateexternalcalendar',
+  body: updateExternalCalendarBody,
+  response: commandStarted,
+  access: forTeamAdmins,
+});
+
+/** The member's own feed URL (profile page); POST makes a new secret (revoking the old), DELETE revokes. */
+export const getCalendarFeed = teamRoute({
+  method: 'GET',
+  path: '/calendarfeed',
+  response: getCalendarFeedResponse,
+  access: forMembers,
+});
+export const renewCalendarFeed = teamRoute({
+  method: 'POST',
+  path: '/calendarfeed',
+  response: getCalendarFeedResponse,
+  access: forMembers,
+});
+export const revokeCalendarFeed = teamRoute({
+  method: 'DELETE',
+  path: '/calendarfeed',
+  response: getCalendarFeedResponse,
+  access: forMembers,
+});

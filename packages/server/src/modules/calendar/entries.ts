@@ -1,0 +1,290 @@
+import type { CalendarEntryBody } from '@photorelay/contract/calendar';
+import { eventTexts } from '@photorelay/contract/calendar';
+import { AppError } from '@photorelay/contract/errors';
+import { limits } from '@photorelay/contract/limits';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/kysely.ts';
+import { asLanguage, calendarMail } from '../../mail/templates.ts';
+import { type Access, loadAccess, requireTeamAdmin } from '../folders/permissions.ts';
+import type { Member } from '../teams/service.ts';
+import * as bq from './booking-queries.ts';
+import * as q from './entry-queries.ts';
+import { isPlanner, presentEntry } from './present.ts';
+import { dayStart, fromLocal, hoursAfter, inZone, monthAfter } from './time.ts';
+
+// Use cases of calendars and entries: list, read, create, change, delete, copy, confirm, cancel, flags.
+
+/** A photographer sees default calendars they may read; owners and operators see all. */
+function canSee(access: Access, member: Member, calendar: { type: string; folderId: number }) {
+  if (isPlanner(member)) return true;
+  return calendar.type === 'default' && access.can(calendar.folderId, 'read');
+}
+
+const presentCalendar = (c: q.CalendarInfo, member: Member) => ({
+  dbcalendarid: c.id,
+  name: c.name,
+  refname: c.refname,
+  type: c.type,
+  url: isPlanner(member) ? c.url : null,
+  folderId: c.folderId,
+});
+
+export async function listCalendars(ctx: AppContext, member: Member) {
+  const [access, calendars, timeZone] = await Promise.all([
+    loadAccess(ctx.db, member),
+    q.listCalendars(ctx.db, member.teamId),
+    q.findTeamTimeZone(ctx.db, member.teamId),
+  ]);
+  return {
+    calendars: calendars.filter((c) => canSee(access, member, c)).map((c) => presentCalendar(c, member)),
+    timeZone,
+  };
+}
+
+export async function getCalendar(ctx: AppContext, member: Member, id: number) {
+  const calendar = await q.findCalendar(ctx.db, member.teamId, id);
+  if (!calendar || !canSee(await loadAccess(ctx.db, member), member, calendar))
+    throw new AppError('NotFound');
+  return presentCalendar(calendar, member);
+}
+
+/** Entries with their bookings (all, or the member's own) and confirmations, presented in the team's zone. */
+export async function presentEntries(db: Db, member: Member, entries: q.Entry[], zone: string) {
+  const ids = entries.map((e) => e.id);
+  const [bookings, confirmations] = await Promise.all([
+    bq.listBookings(db, member.teamId, ids, isPlanner(member) ? undefined : member.userId),
+    q.listConfirmations(db, ids, member.userId),
+  ]);
+  const byEntry = new Map<number, bq.BookingRecord[]>();
+  for (const b of bookings) {
+    const list = byEntry.get(b.entryId);
+    if (list) list.push(b);
+    else byEntry.set(b.entryId, [b]);
+  }
+  return entries.map((e) => presentEntry(e, zone, member, byEntry.get(e.id) ?? [], confirmations.get(e.id)));
+}
+
+export async function listEntries(
+  ctx: AppContext,
+  member: Member,
+  body: { calendarIds: number[]; startDate: string; endDate?: string },
+) {
+  const [access, calendars, zone] = await Promise.all([
+    loadAccess(ctx.db, member),
+    q.listCalendars(ctx.db, member.teamId),
+    q.findTeamTimeZone(ctx.db, member.teamId),
+  ]);
+  const visible = new Map(calendars.filter((c) => canSee(access, member, c)).map((c) => [c.id, c]));
+  // Another team's calendar, or one hidden from this member, does not exist for them.
+  if (body.calendarIds.some((id) => !visible.has(id))) throw new AppError('NotFound', 'Unknown calendar');
+  const from = dayStart(body.startDate, zone);
+  const to = body.endDate ? dayStart(body.endDate, zone) : monthAfter(from, zone);
+  const days = (to.getTime() - from.getTime()) / 86_400_000;
+  if (days <= 0 || days > limits.calendarListMaxDays)
+    throw new AppError(
+      'ValidationError',
+      `endDate must be after startDate and at most ${limits.calendarListMaxDays} days later`,
+    );
+  const entries = await q.listEntries(ctx.db, member.teamId, [...new Set(body.calendarIds)], from, to);
+  return { entries: await presentEntries(ctx.db, member, entries, zone), timeZone: zone };
+}
+
+/** An entry the member may see (a photographer: only in a default calendar they can read). */
+export async function requireEntry(db: Db, member: Member, id: number) {
+  const entry = await q.findEntry(db, member.teamId, id);
+  if (
+    !entry ||
+    !canSee(await loadAccess(db, member), member, { type: entry.calendarType, folderId: entry.folderId })
+  )
+    throw new AppError('NotFound');
+  return entry;
+}
+
+export async function getEntry(ctx: AppContext, member: Member, id: number) {
+  const entry = await requireEntry(ctx.db, member, id);
+  const zone = await q.findTeamTimeZone(ctx.db, member.teamId);
+  const [presented] = await presentEntries(ctx.db, member, [entry], zone);
+  return presented;
+}
+
+/** Only the team's own ('default') entries are edited here; external ones follow their feed. */
+function requireDefault(type: string) {
+  if (type !== 'default') throw new AppError('Conflict', 'Entries of external calendars cannot be changed');
+}
+
+/** The row values of a body: start and end as instants (local fields read in the team's zone). */
+export function entryValues(body: CalendarEntryBody, zone: string): q.EntryValues {
+  const start = body.startdatetime
+    ? new Date(body.startdatetime)
+    : fromLocal(body.startDate ?? '', body.startTime ?? '', zone);
+  let end: Date;
+  if (body.enddatetime) end = new Date(body.enddatetime);
+  else if (body.endDate && body.endTime) end = fromLocal(body.endDate, body.endTime, zone);
+  else end = hoursAfter(start, limits.eventDefaultHours);
+  if (Number.isNaN(start.getTime())) throw new AppError('ValidationError', eventTexts.invalidDate);
+  const localDay = inZone(start, zone).day;
+  if (localDay < limits.calendarMin || localDay > limits.calendarMax)
+    throw new AppError('ValidationError', eventTexts.outOfRange);
+  if (end.getTime() < start.getTime()) throw new AppError('ValidationError', eventTexts.endBeforeStart);
+  // Spec §5: for team events the summary becomes 'team1 - team2'.
+  const summary = body.team1 && body.team2 ? `${body.team1} - ${body.team2}` : body.summary;
+  return {
+    start_at: start,
+    end_at: end,
+    all_day: body.allDay ?? false,
+    summary,
+    description: body.description,
+    category: body.category,
+    subcategory: body.subcategory,
+    scene: body.scene,
+    location: body.location,
+    city: body.city,
+    state: body.state,
+    country: body.country,
+    team1: body.team1,
+    team2: body.team2,
+    urgency: body.urgency ?? null,
+    flags: body.flags ?? 0,
+  };
+}
+
+export async function createEntry(
+  ctx: AppContext,
+  member: Member,
+  calendarId: number,
+  body: CalendarEntryBody,
+) {
+  requireTeamAdmin(member);
+  const calendar = await q.findCalendar(ctx.db, member.teamId, calendarId);
+  if (!calendar) throw new AppError('NotFound');
+  requireDefault(calendar.type);
+  const zone = await q.findTeamTimeZone(ctx.db, member.teamId);
+  return q.insertEntry(ctx.db, member.teamId, calendar.id, entryValues(body, zone), member.userId);
+}
+
+export async function updateEntry(
+  ctx: AppContext,
+  member: Member,
+  calendarId: number,
+  id: number,
+  body: CalendarEntryBody,
+) {
+  requireTeamAdmin(member);
+  const entry = await q.findEntry(ctx.db, member.teamId, id);
+  if (!entry || entry.calendarId !== calendarId) throw new AppError('NotFound');
+  requireDefault(entry.calendarType);
+  const zone = await q.findTeamTimeZone(ctx.db, member.teamId);
+  const values = entryValues(body, zone);
+  // The flags have their own call (saved at once per box); a body without them keeps them.
+  await q.updateEntry(ctx.db, member.teamId, id, { ...values, flags: body.flags ?? entry.flags });
+  return getEntry(ctx, member, id);
+}
+
+export async function deleteEntry(ctx: AppContext, member: Member, id: number) {
+  requireTeamAdmin(member);
+  const entry = await q.findEntry(ctx.db, member.teamId, id);
+  if (!entry) throw new AppError('NotFound');
+  requireDefault(entry.calendarType);
+  await q.deleteEntry(ctx.db, member.teamId, id);
+}
+
+/**
+ * Copies an entry into the team's default calendar. A copy of an external entry remembers its
+ * source (source_entry_id), so a later import can tell the team when the original changed.
+ */
+export async function copyEntry(ctx: AppContext, member: Member, id: number) {
+  requireTeamAdmin(member);
+  const entry = await q.findEntry(ctx.db, member.teamId, id);
+  if (!entry) throw new AppError('NotFound');
+  const target = await q.findDefaultCalendar(ctx.db, member.teamId);
+  if (!target) throw new AppError('Conflict', 'The team has no default calendar');
+  const { id: _id, calendarId, calendarType, folderId, startAt, endAt, allDay, cancelledAt, ...text } = entry;
+  return q.insertEntry(
+    ctx.db,
+    member.teamId,
+    target.id,
+    {
+      start_at: startAt,
+      end_at: endAt,
+      all_day: allDay,
+      summary: text.summary,
+      description: text.description,
+      category: text.category,
+      subcategory: text.subcategory,
+      scene: text.scene,
+      location: text.location,
+      city: text.city,
+      state: text.state,
+      country: text.country,
+      team1: text.team1,
+      team2: text.team2,
+      urgency: text.urgency,
+      flags: calendarType === 'default' ? text.flags : 0,
+      source_entry_id: calendarType === 'default' ? null : entry.id,
+    },
+    member.userId,
+  );
+}
+
+export async function confirmEntry(ctx: AppContext, member: Member, id: number) {
+  await requireEntry(ctx.db, member, id);
+  await q.insertConfirmation(ctx.db, id, member.userId);
+  return getEntry(ctx, member, id);
+}
+
+/** Cancels an event (it stays listed) and tells everyone still booked or invited by mail. */
+export async function cancelEntry(ctx: AppContext, member: Member, id: number) {
+  requireTeamAdmin(member);
+  const entry = await q.findEntry(ctx.db, member.teamId, id);
+  if (!entry) throw new AppError('NotFound');
+  requireDefault(entry.calendarType);
+  if (entry.cancelledAt === null) {
+    await q.markCancelled(ctx.db, member.teamId, id);
+    const zone = await q.findTeamTimeZone(ctx.db, member.teamId);
+    const booked = (await bq.listBookings(ctx.db, member.teamId, [id])).filter(
+      (b) => b.state === 'accepted' || b.state === 'unset',
+    );
+    const event = describeEntry(entry, zone);
+    const link = `${ctx.config.publicUrl}/calendar`;
+    for (const b of booked) {
+      try {
+        await ctx.mailer.send({
+          to: b.email,
+          link,
+          ...calendarMail('cancelled', asLanguage(b.language), link, member.teamName, event),
+        });
+      } catch (error) {
+        // The cancellation stands; the calendar shows it struck through to everyone anyway.
+        ctx.log.warn({ err: error, to: b.email }, 'cancellation mail failed');
+      }
+    }
+  }
+  return getEntry(ctx, member, id);
+}
+
+export function describeEntry(
+  entry: { summary: string; scene: string; startAt: Date; location: string },
+  zone: string,
+) {
+  const start = inZone(entry.startAt, zone);
+  const where = entry.location ? `, ${entry.location}` : '';
+  return `${entry.summary || entry.scene} (${start.date} ${start.time}${where})`;
+}
+
+export async function setFlag(ctx: AppContext, member: Member, id: number, bit: number, value: boolean) {
+  requireTeamAdmin(member);
+  const entry = await q.findEntry(ctx.db, member.teamId, id);
+  if (!entry) throw new AppError('NotFound');
+  requireDefault(entry.calendarType);
+  const flags = await q.setFlag(ctx.db, member.teamId, id, bit, value);
+  if (flags === undefined) throw new AppError('NotFound');
+  return flags;
+}
+
+export const getTimeZone = (ctx: AppContext, member: Member) => q.findTeamTimeZone(ctx.db, member.teamId);
+
+export async function setTimeZone(ctx: AppContext, member: Member, zone: string) {
+  requireTeamAdmin(member);
+  await q.setTeamTimeZone(ctx.db, member.teamId, zone);
+  return zone;
+}

@@ -1,0 +1,69 @@
+// External calendars (spec §7 "Calendar": createexternalcalendar) and the member's own calendar
+// feed URL (profile page). Listing, refresh and delete of external calendars live in calendar.ts.
+import type { ExternalCalendarCommandDetail } from '@photorelay/contract/externalcalendars';
+import * as routes from '@photorelay/contract/externalcalendars';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { calendarKeys } from './calendar.ts';
+import { callRoute } from './call.ts';
+import { teamScope } from './client.ts';
+import { useCommand } from './commands.ts';
+import { handlesAllErrors } from './query-client.ts';
+
+export const externalCalendarKeys = {
+  feed: (teamUuid: string) => [...teamScope(teamUuid), 'calendarfeed'] as const,
+};
+
+// ---- fetchers ----
+
+export const fetchCalendarFeed = (teamUuid: string, signal?: AbortSignal) =>
+  callRoute(routes.getCalendarFeed, { teamUuid, signal });
+
+// ---- queries ----
+
+export const calendarFeedQuery = (teamUuid: string) =>
+  queryOptions({
+    queryKey: externalCalendarKeys.feed(teamUuid),
+    queryFn: ({ signal }) => fetchCalendarFeed(teamUuid, signal),
+  });
+
+export const useCalendarFeed = (teamUuid: string) => useQuery(calendarFeedQuery(teamUuid));
+
+// ---- mutations ----
+
+/** Adds a feed by URL; its failure text is shown under the URL field, so no global error. */
+export function useCreateExternalCalendar(teamUuid: string) {
+  const queryClient = useQueryClient();
+  const command = useCommand<{ calendarUrl: string }>(
+    teamUuid,
+    'command/createexternalcalendar',
+    handlesAllErrors,
+  );
+  return {
+    ...command,
+    create: (
+      calendarUrl: string,
+      options: { onSuccess?: (detail: ExternalCalendarCommandDetail) => void } = {},
+    ) =>
+      command.mutate(
+        { calendarUrl },
+        {
+          onSuccess: (detail) => {
+            void queryClient.invalidateQueries({ queryKey: calendarKeys.all(teamUuid) });
+            options.onSuccess?.(detail as ExternalCalendarCommandDetail);
+          },
+        },
+      ),
+  };
+}
+
+/** A new secret feed URL (the old one stops working), or none. */
+export function useChangeCalendarFeed(teamUuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: 'renew' | 'revoke') =>
+      change === 'renew'
+        ? callRoute(routes.renewCalendarFeed, { teamUuid })
+        : callRoute(routes.revokeCalendarFeed, { teamUuid }),
+    onSuccess: (answer) => queryClient.setQueryData(externalCalendarKeys.feed(teamUuid), answer),
+  });
+}

@@ -1,0 +1,47 @@
+// Spec §4 'Booking state': what a booking's menu offers and the colour of its chip.
+import { bookingChipColour, type ChipColour } from '@photorelay/contract/calendar';
+import type { Booking, BookingChange, BookingState } from '../../api/calendar.ts';
+import { accreditations } from '../../api/calendar.ts';
+
+/** One entry of a booking's menu: the change it sends and the i18n key of its label. */
+export type BookingAction = {
+  key: string;
+  label: string;
+  change: Pick<BookingChange, 'bookingState' | 'accreditation'>;
+};
+
+export function bookingActions(booking: Pick<Booking, 'bookingState' | 'accreditation'>): BookingAction[] {
+  if (booking.bookingState !== 'accepted') {
+    return [
+      { key: 'accept', label: 'booking.accept', change: { bookingState: 'accepted' } },
+      { key: 'cancel', label: 'booking.cancel', change: { bookingState: 'canceled' } },
+    ];
+  }
+  return [
+    ...accreditations
+      .filter((value) => value !== booking.accreditation)
+      .map((value) => ({
+        key: value,
+        label: `accreditation.${value}`,
+        change: { accreditation: value },
+      })),
+    // 'Cancel booking' on an accepted booking returns it to unset (spec §4).
+    { key: 'cancel', label: 'booking.cancel', change: { bookingState: 'unset' as BookingState } },
+  ];
+}
+
+export type ChipTone = ChipColour;
+
+/** The contract's rule (spec §4), shared with the server's tests. */
+export const chipTone = (booking: Pick<Booking, 'bookingState' | 'accreditation'>): ChipTone =>
+  bookingChipColour(booking.bookingState, booking.accreditation);
+
+/** The chip colours (background, text); the e2e test asserts the backgrounds as computed rgb(). */
+export const chipColors: Record<ChipTone, { bg: string; fg: string }> = {
+  lightblue: { bg: 'rgb(173, 216, 230)', fg: 'rgb(12, 52, 77)' },
+  grey: { bg: 'rgb(189, 189, 189)', fg: 'rgb(33, 33, 33)' },
+  red: { bg: 'rgb(229, 57, 53)', fg: 'rgb(255, 255, 255)' },
+  yellow: { bg: 'rgb(253, 216, 53)', fg: 'rgb(51, 41, 0)' },
+  orange: { bg: 'rgb(251, 140, 0)', fg: 'rgb(33, 20, 0)' },
+  green: { bg: 'rgb(67, 160, 71)', fg: 'rgb(255, 255, 255)' },
+};

@@ -1,0 +1,102 @@
+// The calendars shown in the table (spec §2): the opened one and, for owners and operators, the
+// external ones, each with a show/hide checkbox; external ones can be refreshed and deleted.
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { Checkbox, Chip, FormControlLabel, IconButton, Stack } from '@mui/material';
+import { useSnackbar } from 'notistack';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type Calendar, useDeleteCalendar, useRefreshCalendar } from '../../api/calendar.ts';
+import { ConfirmRemoval } from '../../app/confirm-dialog.tsx';
+
+type Props = {
+  teamUuid: string;
+  calendars: readonly Calendar[];
+  hidden: ReadonlySet<number>;
+  onToggle: (id: number, shown: boolean) => void;
+  canManage: boolean;
+};
+
+export function CalendarList({ teamUuid, calendars, hidden, onToggle, canManage }: Props) {
+  const { t } = useTranslation('calendar');
+  const { enqueueSnackbar } = useSnackbar();
+  const remove = useDeleteCalendar(teamUuid);
+  const refresh = useRefreshCalendar(teamUuid);
+  const [removing, setRemoving] = useState<Calendar | null>(null);
+  return (
+    <>
+      <Stack
+        direction="row"
+        data-testid="calendar-list"
+        sx={{ flexWrap: 'wrap', alignItems: 'center', columnGap: 2, rowGap: 0.5 }}
+      >
+        {calendars.map((calendar) => {
+          const external = calendar.type !== 'default';
+          return (
+            <Stack
+              key={calendar.dbcalendarid}
+              direction="row"
+              sx={{ alignItems: 'center' }}
+              data-testid={`calendar-item-${calendar.dbcalendarid}`}
+            >
+              <FormControlLabel
+                sx={{ mr: 0.5 }}
+                label={calendar.name}
+                control={
+                  <Checkbox
+                    size="small"
+                    checked={!hidden.has(calendar.dbcalendarid)}
+                    onChange={(event) => onToggle(calendar.dbcalendarid, event.target.checked)}
+                  />
+                }
+              />
+              {external && (
+                <Chip size="small" variant="outlined" label={t('calendars.external')} sx={{ mr: 0.5 }} />
+              )}
+              {external && canManage && (
+                <>
+                  <IconButton
+                    size="small"
+                    title={t('calendars.refresh')}
+                    aria-label={t('calendars.refresh')}
+                    disabled={refresh.isPending}
+                    onClick={() =>
+                      refresh.mutate(
+                        { calendarRefName: calendar.refname ?? '' },
+                        {
+                          onSuccess: () => enqueueSnackbar(t('calendars.refreshed'), { variant: 'success' }),
+                        },
+                      )
+                    }
+                  >
+                    <RefreshIcon fontSize="small" />
+                  </IconButton>
+                  <IconButton
+                    size="small"
+                    title={t('calendars.delete')}
+                    aria-label={t('calendars.delete')}
+                    onClick={() => setRemoving(calendar)}
+                  >
+                    <DeleteOutlineIcon fontSize="small" />
+                  </IconButton>
+                </>
+              )}
+            </Stack>
+          );
+        })}
+      </Stack>
+      <ConfirmRemoval
+        item={removing}
+        title={t('calendars.deleteTitle')}
+        message={removing ? t('calendars.deleteMessage', { name: removing.name }) : ''}
+        confirmLabel={t('remove.confirm')}
+        cancelLabel={t('remove.cancel')}
+        remove={(calendar, options) => remove.mutate(calendar.dbcalendarid, options)}
+        removing={remove.isPending}
+        removed={() => t('calendars.deleted')}
+        onClose={() => setRemoving(null)}
+        testId="calendar-remove-dialog"
+      />
+    </>
+  );
+}

@@ -1,0 +1,224 @@
+// The calendar table (spec §2): entries grouped by their local start day, 200 per page. Rows are
+// plain table elements styled here once (entry-row.tsx); the booking menu and the flags popover
+// are one each for the whole table.
+import EventAvailableOutlinedIcon from '@mui/icons-material/EventAvailableOutlined';
+import { Box, Skeleton, Stack, TablePagination } from '@mui/material';
+import { limits } from '@photorelay/contract/limits';
+import { Fragment, useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Booking, CalendarEntry } from '../../api/calendar.ts';
+import { StatusPanel } from '../../app/page.tsx';
+import { BookingMenu, type OpenBooking } from './booking-menu.tsx';
+import { dayKey, dayKeyToText } from './calendar-time.ts';
+import { EntryRow, type RowAction, type RowLabels } from './entry-row.tsx';
+import { FlagsPopover, type OpenFlags } from './flags-popover.tsx';
+
+type Props = {
+  entries: readonly CalendarEntry[];
+  loading: boolean;
+  teamUuid: string;
+  zone: string;
+  admin: boolean;
+  planner: boolean;
+  onAction: (action: RowAction, entry: CalendarEntry) => void;
+};
+
+const pageSize = limits.calendarPageSize;
+
+/** Consecutive entries of one local day (the server orders by start, then id). */
+export function groupByDay(entries: readonly CalendarEntry[], zone: string) {
+  const groups: { day: string; entries: CalendarEntry[] }[] = [];
+  for (const entry of entries) {
+    const day = dayKey(entry.startdatetime, zone);
+    const last = groups.at(-1);
+    if (last && last.day === day) last.entries.push(entry);
+    else groups.push({ day, entries: [entry] });
+  }
+  return groups;
+}
+
+const tableStyles = {
+  width: '100%',
+  borderCollapse: 'collapse',
+  typography: 'body2',
+  '& th': {
+    textAlign: 'left',
+    px: 2,
+    py: 1.25,
+    fontSize: '0.75rem',
+    fontWeight: 600,
+    letterSpacing: '0.04em',
+    textTransform: 'uppercase',
+    color: 'text.secondary',
+    borderBottom: 1,
+    borderColor: 'divider',
+  },
+  '& td': { px: 2, py: 0.75, borderBottom: 1, borderColor: 'divider', verticalAlign: 'middle' },
+  '& tr.day td': { bgcolor: 'rgba(31,79,179,0.06)', fontWeight: 600, color: 'primary.dark', py: 0.75 },
+  '& tr.entry:hover': { bgcolor: 'action.hover' },
+  '& tr.cancelled td': { color: 'text.disabled' },
+  '& tr.cancelled .summary': { textDecoration: 'line-through' },
+  '& td.time': { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' },
+  '& .muted, & .caption': { color: 'text.secondary' },
+  '& .caption': { fontSize: '0.75rem' },
+  '& .title': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 },
+  '& .summary': { fontWeight: 600 },
+  '& .tag, & .chip': {
+    display: 'inline-flex',
+    alignItems: 'center',
+    height: 24,
+    px: 1,
+    borderRadius: 12,
+    fontSize: '0.8125rem',
+    lineHeight: 1,
+    bgcolor: 'action.selected',
+    border: 0,
+    whiteSpace: 'nowrap',
+  },
+  '& .outlined': { bgcolor: 'transparent', border: 1, borderColor: 'divider' },
+  '& .confirmed': { color: 'success.main', display: 'inline-flex' },
+  '& .booking': { display: 'inline-flex', alignItems: 'center', gap: 0.5, mr: 0.5, my: 0.25 },
+  '& button.chip': { cursor: 'pointer', fontWeight: 500, font: 'inherit', fontSize: '0.8125rem' },
+  '& button.chip:hover, & button.chip:focus-visible': { filter: 'brightness(0.95)' },
+  '& td.actions': { textAlign: 'right', whiteSpace: 'nowrap', py: 0.25 },
+  '& .icon, & .flags': {
+    display: 'inline-flex',
+    alignItems: 'center',
+    gap: 0.5,
+    border: 0,
+    background: 'none',
+    color: 'action.active',
+    cursor: 'pointer',
+    borderRadius: '50%',
+    p: 0.625,
+    font: 'inherit',
+  },
+  '& .flags': { borderRadius: 1, px: 0.75, fontWeight: 600, color: 'text.secondary', whiteSpace: 'nowrap' },
+  '& .icon:hover, & .flags:hover': { bgcolor: 'action.hover' },
+} as const;
+
+export function EntriesTable({ entries, loading, teamUuid, zone, admin, planner, onAction }: Props) {
+  const { t } = useTranslation('calendar');
+  const [page, setPage] = useState(0);
+  const [booking, setBooking] = useState<OpenBooking | null>(null);
+  const [flags, setFlags] = useState<OpenFlags | null>(null);
+  const lastPage = Math.max(0, Math.ceil(entries.length / pageSize) - 1);
+  const shownPage = Math.min(page, lastPage);
+  const groups = useMemo(
+    () => groupByDay(entries.slice(shownPage * pageSize, (shownPage + 1) * pageSize), zone),
+    [entries, shownPage, zone],
+  );
+  const labels = useMemo<RowLabels>(
+    () => ({
+      cancelled: t('table.cancelled'),
+      external: t('table.external'),
+      confirmed: t('table.confirmed'),
+      flags: (count, total) => t('flags.count', { count, total }),
+      categories: (category) => t(`categories.${category}`, { defaultValue: category }),
+      bookingTitle: (item: Booking) =>
+        `${item.fullname}: ${
+          item.bookingState === 'accepted'
+            ? t(`accreditation.${item.accreditation}`)
+            : t(`bookingState.${item.bookingState}`)
+        } · ${t(`booking.answer.${item.answer}`)}`,
+      accreditationNumber: t('booking.accreditationNumber'),
+      actions: {
+        edit: t('actions.edit'),
+        create: t('actions.create'),
+        delete: t('actions.delete'),
+        invite: t('actions.invite'),
+        copy: t('actions.copy'),
+        confirm: t('actions.confirm'),
+        cancel: t('actions.cancel'),
+        downloadXmp: t('actions.downloadXmp'),
+        flags: t('actions.flags'),
+      },
+    }),
+    [t],
+  );
+  const onBooking = useCallback(
+    (anchor: HTMLElement, entry: CalendarEntry, item: Booking) =>
+      setBooking({ anchor, entryId: entry.dbcalendarentryid, booking: item }),
+    [],
+  );
+  const onFlags = useCallback((anchor: HTMLElement, entry: CalendarEntry) => setFlags({ anchor, entry }), []);
+
+  if (loading) {
+    return (
+      <Stack spacing={1.5} sx={{ p: 3 }}>
+        {[0, 1, 2].map((line) => (
+          <Skeleton key={line} height={32} />
+        ))}
+      </Stack>
+    );
+  }
+  if (entries.length === 0) {
+    return (
+      <StatusPanel
+        icon={<EventAvailableOutlinedIcon />}
+        title={t('table.empty')}
+        text={t('table.emptyHint')}
+        testId="calendar-empty"
+      />
+    );
+  }
+  const columns = [
+    t('columns.time'),
+    t('columns.event'),
+    ...(admin ? [t('columns.bookings')] : []),
+    t('columns.location'),
+    ...(admin ? [t('columns.flags')] : []),
+  ];
+  return (
+    <>
+      <Box sx={{ overflowX: 'auto' }}>
+        <Box component="table" sx={tableStyles} data-testid="calendar-table" aria-label={t('title')}>
+          <thead>
+            <tr>
+              {columns.map((label) => (
+                <th key={label}>{label}</th>
+              ))}
+              <th aria-label={t('columns.actions')} />
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map((group) => (
+              <Fragment key={group.day}>
+                <tr className="day" data-testid={`calendar-day-${group.day}`}>
+                  <td colSpan={columns.length + 1}>{dayKeyToText(group.day)}</td>
+                </tr>
+                {group.entries.map((entry) => (
+                  <EntryRow
+                    key={entry.dbcalendarentryid}
+                    entry={entry}
+                    teamUuid={teamUuid}
+                    zone={zone}
+                    admin={admin}
+                    planner={planner}
+                    labels={labels}
+                    onAction={onAction}
+                    onBooking={onBooking}
+                    onFlags={onFlags}
+                  />
+                ))}
+              </Fragment>
+            ))}
+          </tbody>
+        </Box>
+      </Box>
+      {entries.length > pageSize && (
+        <TablePagination
+          component="div"
+          count={entries.length}
+          page={shownPage}
+          onPageChange={(_event, next) => setPage(next)}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={[pageSize]}
+          labelDisplayedRows={({ from, to, count }) => t('table.rows', { from, to, count })}
+        />
+      )}
+      {admin && <BookingMenu teamUuid={teamUuid} open={booking} onClose={() => setBooking(null)} />}
+      {admin && <FlagsPopover teamUuid={teamUuid} open={flags} onClose={() => setFlags(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,211 @@
+// One row of the calendar table: time, event, bookings, location, flags and the row icons of
+// spec §2 (create, delete, invite photographers, download XMP, copy) plus confirm and cancel.
+// Plain elements styled by the table (entries-table.tsx): 200 of these render in one go.
+import { memo, type ReactNode } from 'react';
+import { type Booking, type CalendarEntry, entryXmpUrl } from '../../api/calendar.ts';
+import { chipColors, chipTone } from './booking-rules.ts';
+import { dayKey, formatDate, formatTime } from './calendar-time.ts';
+import { countFlags, eventFlags } from './event-flags.ts';
+import { RowIcon, type RowIconName } from './row-icons.tsx';
+
+export type RowAction = 'edit' | 'create' | 'delete' | 'invite' | 'copy' | 'confirm' | 'cancel';
+
+/** Texts the rows share, translated once by the table. */
+export type RowLabels = {
+  cancelled: string;
+  external: string;
+  confirmed: string;
+  flags: (count: number, total: number) => string;
+  categories: (category: string) => string;
+  bookingTitle: (booking: Booking) => string;
+  accreditationNumber: string;
+  actions: Record<RowAction | 'downloadXmp' | 'flags', string>;
+};
+
+type Props = {
+  entry: CalendarEntry;
+  teamUuid: string;
+  zone: string;
+  /** Owners and operators: bookings, flags, XMP (spec §6). */
+  admin: boolean;
+  /** Not a photographer: create, edit, delete, invite, copy (spec §6). */
+  planner: boolean;
+  labels: RowLabels;
+  onAction: (action: RowAction, entry: CalendarEntry) => void;
+  onBooking: (anchor: HTMLElement, entry: CalendarEntry, booking: Booking) => void;
+  onFlags: (anchor: HTMLElement, entry: CalendarEntry) => void;
+};
+
+function IconButton({
+  icon,
+  label,
+  testId,
+  onClick,
+}: {
+  icon: RowIconName;
+  label: string;
+  testId: string;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon"
+      title={label}
+      aria-label={label}
+      data-testid={testId}
+      onClick={onClick}
+    >
+      <RowIcon name={icon} />
+    </button>
+  );
+}
+
+function bookingLabel(booking: Booking) {
+  const name = booking.fullname || `#${booking.userId}`;
+  return booking.bookingState === 'unset' && booking.suggested > 0 ? `${name} (${booking.suggested})` : name;
+}
+
+export const EntryRow = memo(function EntryRow({
+  entry,
+  teamUuid,
+  zone,
+  admin,
+  planner,
+  labels,
+  onAction,
+  onBooking,
+  onFlags,
+}: Props) {
+  const isDefault = entry.calendartype === 'default';
+  // An event ending on another local day names that day.
+  const end =
+    dayKey(entry.enddatetime, zone) === dayKey(entry.startdatetime, zone)
+      ? formatTime(entry.enddatetime, zone)
+      : `${formatDate(entry.enddatetime, zone)} ${formatTime(entry.enddatetime, zone)}`;
+  const place = [entry.location, entry.city].filter(Boolean).join(', ');
+  const kind = [entry.category && labels.categories(entry.category), entry.subcategory, entry.scene]
+    .filter(Boolean)
+    .join(' · ');
+  const icons: ReactNode[] = [];
+  const act = (action: RowAction, icon: RowIconName) => (
+    <IconButton
+      key={action}
+      icon={icon}
+      label={labels.actions[action]}
+      testId={`entry-${action}`}
+      onClick={() => onAction(action, entry)}
+    />
+  );
+  if (planner && !isDefault) icons.push(act('create', 'create'));
+  if (planner && isDefault) icons.push(act('invite', 'invite'));
+  if (admin && isDefault)
+    icons.push(
+      <a
+        key="xmp"
+        className="icon"
+        href={entryXmpUrl(teamUuid, entry.dbcalendarentryid)}
+        download=""
+        title={labels.actions.downloadXmp}
+        aria-label={labels.actions.downloadXmp}
+        data-testid="entry-xmp"
+      >
+        <RowIcon name="download" />
+      </a>,
+    );
+  if (planner && isDefault) icons.push(act('copy', 'copy'));
+  if (isDefault && !entry.cancelled && !entry.confirmedByCurrentUser) icons.push(act('confirm', 'confirm'));
+  if (planner && isDefault && !entry.cancelled) icons.push(act('cancel', 'cancel'));
+  if (planner && isDefault) icons.push(act('delete', 'delete'));
+
+  return (
+    <tr
+      className={entry.cancelled ? 'entry cancelled' : 'entry'}
+      onDoubleClick={() => onAction('edit', entry)}
+      data-testid={`entry-row-${entry.dbcalendarentryid}`}
+      data-cancelled={entry.cancelled ? 'true' : undefined}
+    >
+      <td className="time" data-testid="entry-time">
+        {formatTime(entry.startdatetime, zone)}
+        <span className="muted">{` – ${end}`}</span>
+      </td>
+      <td>
+        <div className="title">
+          <span className="summary" data-testid="entry-summary">
+            {entry.summary}
+          </span>
+          {entry.cancelled && (
+            <span className="tag" data-testid="entry-cancelled">
+              {labels.cancelled}
+            </span>
+          )}
+          {!isDefault && <span className="tag outlined">{labels.external}</span>}
+          {entry.confirmedByCurrentUser && (
+            <span className="confirmed" title={labels.confirmed} data-testid="entry-confirmed">
+              <RowIcon name="confirmed" size={18} />
+            </span>
+          )}
+        </div>
+        {kind && <div className="caption">{kind}</div>}
+      </td>
+      {admin && (
+        <td data-testid="entry-bookings">
+          {entry.bookings.map((booking) => {
+            const tone = chipTone(booking);
+            const colors = chipColors[tone];
+            return (
+              <span
+                key={booking.userId}
+                className="booking"
+                data-testid={`booking-${booking.userId}`}
+                data-state={booking.bookingState}
+                data-accreditation={booking.accreditation}
+                data-answer={booking.answer}
+              >
+                <button
+                  type="button"
+                  className="chip"
+                  style={{ background: colors.bg, color: colors.fg }}
+                  title={labels.bookingTitle(booking)}
+                  data-testid="booking-chip"
+                  data-tone={tone}
+                  onClick={(event) => onBooking(event.currentTarget, entry, booking)}
+                >
+                  {booking.answer === 'accepted' ? '✓ ' : booking.answer === 'rejected' ? '✗ ' : ''}
+                  {bookingLabel(booking)}
+                </button>
+                {booking.accreditationNumber && (
+                  <span
+                    className="chip outlined"
+                    title={labels.accreditationNumber}
+                    data-testid="booking-accreditation-number"
+                  >
+                    {booking.accreditationNumber}
+                  </span>
+                )}
+              </span>
+            );
+          })}
+        </td>
+      )}
+      <td>{place}</td>
+      {admin && (
+        <td>
+          {isDefault && (
+            <button
+              type="button"
+              className="flags"
+              aria-label={labels.actions.flags}
+              data-testid="entry-flags"
+              onClick={(event) => onFlags(event.currentTarget, entry)}
+            >
+              <RowIcon name="flag" size={18} />
+              {labels.flags(countFlags(entry.flags), eventFlags.length)}
+            </button>
+          )}
+        </td>
+      )}
+      <td className="actions">{icons}</td>
+    </tr>
+  );
+});

@@ -1,0 +1,130 @@
+// ExifTool as the oracle for the EXIF mirror on damaged EXIF: for a sample of fuzzed files (the
+// same mutations as fuzz.test.ts) every tag ExifTool reports, except the three mirrored IFD0
+// texts and the XMP/IPTC we write, reads back identical; the mirrored texts read as written
+// unless the engine warned that it left them.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { damageExif, exifBlock } from './exif-damage.ts';
+import { encodeSegment } from './jpeg.ts';
+import type { Template } from './template.ts';
+import { prng, readSample, sampleImages, stampBuffer } from './test-support.ts';
+
+const run = promisify(execFile);
+type Tags = Record<string, unknown>;
+
+let workDir = '';
+before(() => {
+  workDir = mkdtempSync(path.join(tmpdir(), 'exif-mirror-'));
+});
+after(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** ExifTool's tags of several files in one run, by file. */
+async function exiftool(files: string[]): Promise<Map<string, Tags>> {
+  const { stdout } = await run('exiftool', ['-j', '-G1', '-a', '-n', '-charset', 'UTF8', ...files], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const list = JSON.parse(stdout) as Tags[];
+  return new Map(list.map((tags) => [String(tags.SourceFile), tags]));
+}
+
+const mirrored = new Set(['IFD0:ImageDescription', 'IFD0:Artist', 'IFD0:Copyright']);
+const unrelatedGroups = /^(SourceFile|System:|File:|ExifTool:|XMP-|IPTC:|Photoshop:|Composite:)/;
+
+function otherTags(tags: Tags): Tags {
+  return Object.fromEntries(
+    Object.entries(tags).filter(([key]) => !mirrored.has(key) && !unrelatedGroups.test(key)),
+  );
+}
+
+const texts = (n: number) => ({
+  description: `Bildbeschreibung ${n} – Köln ✓`,
+  creator: `Fotografin ${n}`,
+  rights: `© Agentur ${n} ${'x'.repeat(n % 3 === 0 ? 90 : 0)}`,
+});
+
+function mirrorTemplate(n: number): Template {
+  const t = texts(n);
+  return {
+    modes: { description: 'replace', creatorNames: 'replace', copyrightNotice: 'replace' },
+    values: [
+      { propertytypeids: 'description', value: t.description },
+      { propertytypeids: 'creatorNames', value: t.creator },
+      { propertytypeids: 'copyrightNotice', value: t.rights },
+    ],
+  };
+}
+
+describe('EXIF mirror on damaged EXIF, checked with ExifTool', () => {
+  it('every tag but the mirrored texts reads back identical in 60 fuzzed files', async () => {
+    const random = prng(Number(process.env.FUZZ_SEED ?? 20251103) + 7);
+    const samples = sampleImages().filter((name) => exifBlock(readSample(name)));
+    const cases: Array<{ source: string; target: string; n: number; warned: boolean }> = [];
+    for (let n = 0; n < 60; n++) {
+      const name = samples[n % samples.length] as string;
+      const input = damageExif(random, readSample(name));
+      assert.ok(input, name);
+      const source = path.join(workDir, `${n}-in.jpg`);
+      const target = path.join(workDir, `${n}-out.jpg`);
+      writeFileSync(source, input);
+      const { output, warnings } = await stampBuffer(input, mirrorTemplate(n));
+      writeFileSync(target, output);
+      cases.push({ source, target, n, warned: warnings.some((w) => w.startsWith('EXIF')) });
+    }
+    const tags = await exiftool(cases.flatMap((c) => [c.source, c.target]));
+    let written = 0;
+    for (const { source, target, n, warned } of cases) {
+      const [before, stamped] = [tags.get(source) ?? {}, tags.get(target) ?? {}];
+      assert.deepEqual(otherTags(stamped), otherTags(before), `case ${n}: other tags`);
+      if (warned) continue;
+      const expected = texts(n);
+      const pairs: Array<[string, string]> = [
+        ['IFD0:ImageDescription', expected.description],
+        ['IFD0:Artist', expected.creator],
+        ['IFD0:Copyright', expected.rights.trim()],
+      ];
+      for (const [key, value] of pairs) {
+        if (!(key in before)) continue;
+        assert.equal(String(stamped[key]), value, `case ${n}: ${key}`);
+        written++;
+      }
+    }
+    assert.ok(written > 60, `${written} mirrored texts written`);
+  });
+
+  it('warns and leaves EXIF alone when more than 1 MB of segments follow it (a large ICC profile)', async () => {
+    const sample = readSample('exiftool-XMP.jpg');
+    const block = exifBlock(sample);
+    assert.ok(block);
+    const exifEnd = block.start + block.length;
+    const icc = Array.from({ length: 18 }, (_, i) =>
+      encodeSegment(
+        0xe2,
+        Buffer.concat([
+          Buffer.from('ICC_PROFILE\0', 'latin1'),
+          Buffer.from([i + 1, 18]),
+          Buffer.alloc(65_000, i),
+        ]),
+      ),
+    );
+    const input = Buffer.concat([sample.subarray(0, exifEnd), ...icc, sample.subarray(exifEnd)]);
+    const source = path.join(workDir, 'icc-in.jpg');
+    const target = path.join(workDir, 'icc-out.jpg');
+    writeFileSync(source, input);
+    const { output, warnings } = await stampBuffer(input, mirrorTemplate(1));
+    writeFileSync(target, output);
+    assert.ok(
+      warnings.some((w) => /^EXIF ImageDescription, Artist and Copyright left unchanged: more than/.test(w)),
+      warnings.join('\n'),
+    );
+    const tags = await exiftool([source, target]);
+    const [before, stamped] = [tags.get(source) ?? {}, tags.get(target) ?? {}];
+    assert.deepEqual(otherTags(stamped), otherTags(before));
+    assert.equal(stamped['IFD0:ImageDescription'], before['IFD0:ImageDescription']);
+    assert.equal(stamped['XMP-dc:Description'], texts(1).description);
+  });
+});
