@@ -26,13 +26,15 @@ export const getScriptResponse = z.object({ script: z.array(script) });
 export type GetScriptResponse = z.infer<typeof getScriptResponse>;
 export const deleteScriptResponse = z.object({ result: z.literal('OK') });
 
+const bodyId = z.number().int().positive().max(2_147_483_647);
+
 /** Command storescriptfile {filename, content, dbprojectid or dbfolderid}; content is text or a data URL. */
 export const storeScriptFileBody = z
   .object({
     filename: scriptFileName,
     content: z.string().max(Math.ceil((scriptLimits.sourceChars * 4 * 4) / 3) + 1024),
-    dbprojectid: idParam.optional(),
-    dbfolderid: idParam.optional(),
+    dbprojectid: bodyId.optional(),
+    dbfolderid: bodyId.optional(),
   })
   .refine((b) => (b.dbprojectid === undefined) !== (b.dbfolderid === undefined), {
     message: 'give dbprojectid or dbfolderid',
