@@ -34,8 +34,40 @@ describe('XMP sidecar', () => {
       ],
     });
     assert.deepEqual(xmpSidecarToTemplate(xml), {
-      modes: { headline: 'replace' },
+      modes: { headline: 'off' },
       values: [{ propertytypeids: 'headline', value: '{city}: =gb12=' }],
+    });
+  });
+
+  it('carries the modes in the PhotoRelay namespace and restores them; bad or foreign modes are skipped', () => {
+    const xml = templateToXmpSidecar({
+      modes: { headline: 'append', keywords: 'merge', copyrightNotice: 'off' },
+      values: [
+        { propertytypeids: 'headline', value: 'Finale' },
+        { propertytypeids: 'keywords', position: 0, value: 'eins' },
+        { propertytypeids: 'description', value: 'Text' },
+      ],
+    });
+    assert.match(xml, /xmlns:photorelay="https:\/\/photorelay\.app\/ns\/1\.0\/"/);
+    assert.match(xml, /<photorelay:headline>append<\/photorelay:headline>/);
+    const back = xmpSidecarToTemplate(xml);
+    assert.deepEqual(back.modes, {
+      headline: 'append',
+      keywords: 'merge',
+      copyrightNotice: 'off',
+      description: 'replace',
+    });
+    const tampered = xml
+      .replace('>append<', '>explode<')
+      .replace(
+        '<photorelay:keywords>',
+        '<photorelay:nosuchproperty>x</photorelay:nosuchproperty><photorelay:keywords>',
+      );
+    assert.deepEqual(xmpSidecarToTemplate(tampered).modes, {
+      keywords: 'merge',
+      copyrightNotice: 'off',
+      headline: 'replace',
+      description: 'replace',
     });
   });
 

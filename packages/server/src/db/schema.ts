@@ -183,6 +183,8 @@ export interface UploadsTable {
   processed_size: number | null;
   processed_sha256: string | null;
   processed_filename: string | null;
+  /** Issue 16: md5 of the processing that applied (template, scripts, destinations). */
+  processing_fingerprint: string | null;
   state: Generated<UploadState>;
   processing_detail: unknown;
   locked_until: Timestamp | null;

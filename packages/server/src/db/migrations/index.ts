@@ -12,6 +12,7 @@ import * as calendarEntries from './0012-calendar-entries.ts';
 import * as externalCalendars from './0013-external-calendars.ts';
 import * as scripts from './0014-scripts.ts';
 import * as metadataHold from './0015-metadata-hold.ts';
+import * as uploadFingerprint from './0017-upload-fingerprint.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0013-external-calendars': externalCalendars,
   '0014-scripts': scripts,
   '0015-metadata-hold': metadataHold,
+  '0017-upload-fingerprint': uploadFingerprint,
 };

@@ -339,7 +339,7 @@ describe('values and modes', () => {
 });
 
 describe('XMP sidecar commands', () => {
-  test('download and upload round trip, as text and as data URL; upload replaces all values and modes', async () => {
+  test("download and upload round trip, as text and as data URL; upload replaces all values and modes, keeping the sidecar's modes", async () => {
     const team = await makeTeam(server);
     const { client } = team.owner;
     const source = await createProject(server, team, 'Quelle/Projekt');
@@ -393,7 +393,8 @@ describe('XMP sidecar commands', () => {
     assert.deepEqual(
       to.xmpmodes,
       ['creatorContactInfo', 'description', 'headline', 'keywords', 'locationCreated'].map(
-        (propertytypeid) => ({ propertytypeid, mode: 'replace' }),
+        // The sidecar carries the source's modes (issue 16 item 5); the rest get replace.
+        (propertytypeid) => ({ propertytypeid, mode: propertytypeid === 'headline' ? 'append' : 'replace' }),
       ),
     );
     assert.deepEqual([stored.detail.values, stored.detail.modes], [from.xmpvalues.length, 5]);
@@ -414,6 +415,9 @@ describe('XMP sidecar commands', () => {
     const referenceValues = (await client.get<Values>(`/api/${team.teamUuid}/project/${target}/xmpvalues`))
       .body;
     assert.equal(referenceValues.xmpvalues.length, fromReference.detail.values);
+    // A sidecar from elsewhere has no PhotoRelay modes: every property is replaced.
+    assert.ok(referenceValues.xmpmodes.length > 5);
+    assert.ok(referenceValues.xmpmodes.every((m) => m.mode === 'replace'));
     assert.ok(
       fromReference.detail.warnings.some((w) => /URI .*kept as given/.test(w)),
       'format problems of a real file are warnings',

@@ -200,7 +200,10 @@ export function decodeContent(content: string): Buffer {
   }
 }
 
-/** Command storexmpfile: the sidecar's values (mode replace each) replace all values and modes. */
+/**
+ * Command storexmpfile: the sidecar's values and modes replace all values and modes. A PhotoRelay
+ * sidecar carries its modes; a file from elsewhere gets mode replace for each property with values.
+ */
 export async function storeXmpFile(
   ctx: AppContext,
   member: Member,

@@ -63,6 +63,7 @@ import {
   sortLanguages,
   uniqueSorted,
 } from './metadata-model.ts';
+import { insertVariable, openedVariable, VariableMenu } from './variable-menu.tsx';
 
 /** Texts that are usually longer than a line get a growing text area. */
 const longTexts = new Set([
@@ -174,7 +175,11 @@ export function ValueInput({
   onEnter,
 }: ValueInputProps) {
   const { t } = useTranslation('metadataTab');
-  const { index, store, debug, canWrite } = useMetadata();
+  const { index, store, debug, canWrite, language } = useMetadata();
+  const [variableAt, setVariableAt] = useState<{
+    input: HTMLInputElement | HTMLTextAreaElement;
+    caret: number;
+  }>();
   const key = slotKey(slot);
   const draft = useDraft(key);
   const status = useFieldStatus(key);
@@ -193,6 +198,20 @@ export function ValueInput({
     const next = event.target.value;
     if (next === '') keepItem?.();
     store.edit(slot, next, !checkInput(slot.ids, next).problem);
+    const caret = event.target.selectionStart ?? next.length;
+    if (openedVariable(text, next, caret)) setVariableAt({ input: event.target, caret });
+  };
+  const pickVariable = (name: string) => {
+    if (!variableAt) return;
+    const { input, caret } = variableAt;
+    setVariableAt(undefined);
+    const next = insertVariable(text, caret, name);
+    store.edit(slot, next.text, !checkInput(slot.ids, next.text).problem);
+    // The menu gives focus back to the input; the caret goes after the inserted variable.
+    requestAnimationFrame(() => {
+      input.focus();
+      input.setSelectionRange(next.caret, next.caret);
+    });
   };
 
   let message: string | undefined;
@@ -241,42 +260,50 @@ export function ValueInput({
     ) : undefined;
 
   return (
-    <TextField
-      size="small"
-      fullWidth
-      label={label}
-      value={text}
-      onChange={onChange}
-      onKeyDown={onKeyDown}
-      disabled={disabled}
-      placeholder={disabled && canWrite && text === '' ? t('chooseMode') : undefined}
-      multiline={multiline}
-      minRows={multiline ? (roomyTexts.has(slot.ids) ? 2 : 1) : undefined}
-      maxRows={multiline ? 10 : undefined}
-      autoFocus={autoFocus}
-      error={tone === 'error'}
-      helperText={helper}
-      data-testid={`xmp-input-${key}`}
-      slotProps={{
-        htmlInput: { 'aria-label': label ? undefined : ariaLabel, spellCheck: true },
-        formHelperText: tone === 'warning' ? { sx: { color: 'warning.main' } } : undefined,
-        input: {
-          startAdornment: startAdornment ? (
-            <InputAdornment position="start" sx={multiline ? topAligned : undefined}>
-              {startAdornment}
-            </InputAdornment>
-          ) : undefined,
-          endAdornment:
-            status || actions ? (
-              <InputAdornment position="end" sx={{ gap: 0.5, ...(multiline ? topAligned : {}) }}>
-                <StatusIcon status={status} />
-                {actions}
+    <>
+      <VariableMenu
+        anchor={variableAt?.input ?? null}
+        language={language}
+        onPick={pickVariable}
+        onClose={() => setVariableAt(undefined)}
+      />
+      <TextField
+        size="small"
+        fullWidth
+        label={label}
+        value={text}
+        onChange={onChange}
+        onKeyDown={onKeyDown}
+        disabled={disabled}
+        placeholder={disabled && canWrite && text === '' ? t('chooseMode') : undefined}
+        multiline={multiline}
+        minRows={multiline ? (roomyTexts.has(slot.ids) ? 2 : 1) : undefined}
+        maxRows={multiline ? 10 : undefined}
+        autoFocus={autoFocus}
+        error={tone === 'error'}
+        helperText={helper}
+        data-testid={`xmp-input-${key}`}
+        slotProps={{
+          htmlInput: { 'aria-label': label ? undefined : ariaLabel, spellCheck: true },
+          formHelperText: tone === 'warning' ? { sx: { color: 'warning.main' } } : undefined,
+          input: {
+            startAdornment: startAdornment ? (
+              <InputAdornment position="start" sx={multiline ? topAligned : undefined}>
+                {startAdornment}
               </InputAdornment>
             ) : undefined,
-        },
-      }}
-      sx={{ '& .MuiInputBase-root': { bgcolor: 'background.paper' } }}
-    />
+            endAdornment:
+              status || actions ? (
+                <InputAdornment position="end" sx={{ gap: 0.5, ...(multiline ? topAligned : {}) }}>
+                  <StatusIcon status={status} />
+                  {actions}
+                </InputAdornment>
+              ) : undefined,
+          },
+        }}
+        sx={{ '& .MuiInputBase-root': { bgcolor: 'background.paper' } }}
+      />
+    </>
   );
 }
 
