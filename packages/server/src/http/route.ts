@@ -46,13 +46,14 @@ export function handle<R extends TeamRoute>(app: ZodApp, route: R, handler: Rout
     method: route.method,
     url: route.path,
     config: route.access as FastifyContextConfig,
+    // Only the parts the route has: Fastify warns about a schema key that is present but empty.
     schema: {
-      summary: route.summary,
       security: [{ session: [] }],
-      params: route.params ? route.params.extend({ teamUuid: z.string() }) : undefined,
-      querystring: route.query,
-      body: route.body,
       response: responses(route),
+      ...(route.summary && { summary: route.summary }),
+      ...(route.params && { params: route.params.extend({ teamUuid: z.string() }) }),
+      ...(route.query && { querystring: route.query }),
+      ...(route.body && { body: route.body }),
     },
     handler: handler as never,
   });

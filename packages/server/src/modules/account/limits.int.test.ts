@@ -85,7 +85,8 @@ test('health and API docs answer', async () => {
     const paths = docs.body.paths as Record<string, Record<string, Operation>>;
     const put = paths['/api/{teamUuid}/ftpserver/{id}']?.put;
     assert.ok(put?.requestBody, 'PUT ftpserver documents its body');
-    assert.deepEqual(Object.keys(put.responses).sort(), ['200', '400', '401', '403', '404']);
+    // 409: a name another server in the folder has.
+    assert.deepEqual(Object.keys(put.responses).sort(), ['200', '400', '401', '403', '404', '409']);
     assert.deepEqual(put.security, [{ session: [] }]);
     const schemes = (docs.body as { components?: { securitySchemes?: Record<string, unknown> } }).components;
     assert.deepEqual(schemes?.securitySchemes?.session, { type: 'apiKey', in: 'cookie', name: 'pr_session' });

@@ -217,7 +217,23 @@ export async function verify(db: Db, input: { token: string; selector: string })
  * sides spend one argon2 verify (about 50 ms, which drowns the token's insert in its own jitter),
  * and the mail goes out after the answer (its SMTP round trip would tell).
  */
+/**
+ * A known address costs a token write and a mail on top of the dummy verify both paths spend; the
+ * answer waits until this floor so that its time tells nobody which addresses have an account.
+ */
+const resetAnswerFloorMs = 400;
+
 export async function requestPasswordReset(ctx: AppContext, input: { email: string; language?: Language }) {
+  const started = performance.now();
+  try {
+    await issuePasswordReset(ctx, input);
+  } finally {
+    const rest = resetAnswerFloorMs - (performance.now() - started);
+    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+  }
+}
+
+async function issuePasswordReset(ctx: AppContext, input: { email: string; language?: Language }) {
   const email = normalizeEmail(input.email);
   const user = await q.findUserByEmail(ctx.db, email);
   if (!user || user.password_hash === '') {
