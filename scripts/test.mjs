@@ -41,6 +41,9 @@ function run(label, files, env = {}, concurrency = 2) {
     '--test',
     '--test-reporter=spec',
     `--test-concurrency=${concurrency}`,
+    // A file whose tests have all finished ends even if a handle it leaked (a worker thread, a
+    // socket) would keep its process alive; without this one such file stalls the whole run.
+    '--test-force-exit',
     ...files,
   ];
   return new Promise((resolve) => {
