@@ -329,20 +329,29 @@ describe('app shell and route guard', () => {
         data: { email: guest.email, sendInvitationIfNeeded: true },
       });
       assert.ok(invite.ok(), await invite.text());
+      // An existing account joins only by accepting the mailed invitation.
+      const link = new URL(await server.linkFromMail(guest.email, /invited to join|Einladung in das Team/));
+      const accept = await other.request.post(`${server.url}/api/user/acceptInvitation`, {
+        headers: jsonHeaders(server),
+        data: { token: link.searchParams.get('token') },
+      });
+      assert.ok(accept.ok(), await accept.text());
 
+      // Accepting makes the new team the current one; the switch leads back to Gustav's own team.
       await other.reload();
+      await other.getByTestId('topbar-team').getByText('Olivia Sports Images').waitFor();
       await other.getByTestId('user-menu-button').click();
       await other.getByTestId('menu-change-team').getByText('Team wechseln').click();
       const dialog = other.getByRole('dialog', { name: 'Team wechseln' });
-      await dialog.getByText('Olivia Sports Images').waitFor();
+      await dialog.getByText('Gustav Newsroom').waitFor();
       await screenshot(other, '36-change-team', { fullPage: false });
-      await dialog.getByText('Olivia Sports Images').click();
-      await other.getByTestId('topbar-team').getByText('Olivia Sports Images').waitFor();
-      await other.getByText('Switched to team Olivia Sports Images.').waitFor();
+      await dialog.getByText('Gustav Newsroom').click();
+      await other.getByTestId('topbar-team').getByText('Gustav Newsroom').waitFor();
+      await other.getByText('Switched to team Gustav Newsroom.').waitFor();
       await other.reload();
-      await other.getByTestId('topbar-team').getByText('Olivia Sports Images').waitFor();
+      await other.getByTestId('topbar-team').getByText('Gustav Newsroom').waitFor();
       await other.getByTestId('user-menu-button').click();
-      assert.equal(await other.getByTestId('user-menu-team').textContent(), 'Olivia Sports Images');
+      assert.equal(await other.getByTestId('user-menu-team').textContent(), 'Gustav Newsroom');
     });
 
     it('turns debug mode on and off and shows the general error dialog', async () => {
