@@ -15,16 +15,22 @@ interface DeclaredColumn {
   kind: TypeClass;
 }
 
-const schemaFile = path.join(import.meta.dirname, 'schema.ts');
+/** schema.ts and the files beside it that hold some of its tables (schema-calendar.ts). */
+const schemaFiles = fs
+  .readdirSync(import.meta.dirname)
+  .filter((name) => /^schema(-[a-z]+)?\.ts$/.test(name))
+  .map((name) => path.join(import.meta.dirname, name));
 
 /** Table name -> column name -> what schema.ts declares. */
 function declaredTables(): Map<string, Map<string, DeclaredColumn>> {
-  const source = ts.createSourceFile(schemaFile, fs.readFileSync(schemaFile, 'utf8'), ts.ScriptTarget.Latest);
   const interfaces = new Map<string, ts.InterfaceDeclaration>();
   const aliases = new Map<string, ts.TypeNode>();
-  for (const statement of source.statements) {
-    if (ts.isInterfaceDeclaration(statement)) interfaces.set(statement.name.text, statement);
-    if (ts.isTypeAliasDeclaration(statement)) aliases.set(statement.name.text, statement.type);
+  for (const file of schemaFiles) {
+    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    for (const statement of source.statements) {
+      if (ts.isInterfaceDeclaration(statement)) interfaces.set(statement.name.text, statement);
+      if (ts.isTypeAliasDeclaration(statement)) aliases.set(statement.name.text, statement.type);
+    }
   }
 
   const classify = (node: ts.TypeNode): DeclaredColumn => {
@@ -40,7 +46,7 @@ function declaredTables(): Map<string, Map<string, DeclaredColumn>> {
       return { kind: ts.isNumericLiteral(node.literal) ? 'number' : 'string', nullable: false };
     }
     if (ts.isTypeReferenceNode(node)) {
-      const name = node.typeName.getText(source);
+      const name = node.typeName.getText();
       if (name === 'Generated' || name === 'ColumnType')
         return classify(node.typeArguments?.[0] as ts.TypeNode);
       if (name === 'Date') return { kind: 'date', nullable: false };
@@ -60,7 +66,7 @@ function declaredTables(): Map<string, Map<string, DeclaredColumn>> {
       case ts.SyntaxKind.UnknownKeyword:
         return { kind: 'json', nullable: true };
     }
-    throw new Error(`schema.ts: cannot classify ${node.getText(source)}`);
+    throw new Error(`schema.ts: cannot classify ${node.getText()}`);
   };
 
   const database = interfaces.get('Database');
@@ -68,13 +74,13 @@ function declaredTables(): Map<string, Map<string, DeclaredColumn>> {
   const tables = new Map<string, Map<string, DeclaredColumn>>();
   for (const member of database.members) {
     if (!ts.isPropertySignature(member) || !member.type || !ts.isTypeReferenceNode(member.type)) continue;
-    const table = member.name.getText(source);
-    const declaration = interfaces.get(member.type.typeName.getText(source));
+    const table = member.name.getText();
+    const declaration = interfaces.get(member.type.typeName.getText());
     assert.ok(declaration, `schema.ts declares the interface of ${table}`);
     const columns = new Map<string, DeclaredColumn>();
     for (const column of declaration.members) {
       if (ts.isPropertySignature(column) && column.type)
-        columns.set(column.name.getText(source), classify(column.type));
+        columns.set(column.name.getText(), classify(column.type));
     }
     tables.set(table, columns);
   }

@@ -4,6 +4,7 @@ import type { Db } from '../../db/kysely.ts';
 import { loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as projectQueries from '../projects/queries.ts';
 import type { Member } from '../teams/service.ts';
+import * as protocol from './protocol-queries.ts';
 import * as q from './queries.ts';
 
 /**
@@ -38,8 +39,8 @@ export async function listJobs(
   const { project, access } = await requireReadableProject(db, member, projectId);
   const canWrite = access.can(project.folder_id, 'write');
   const [rows, count] = await Promise.all([
-    q.pageJobs(db, project.id, pageSize, pageIndex * pageSize),
-    q.countJobs(db, project.id),
+    protocol.pageJobs(db, project.id, pageSize, pageIndex * pageSize),
+    protocol.countJobs(db, project.id),
   ]);
   return {
     count,
@@ -63,7 +64,7 @@ export async function listJobs(
 
 export async function summary(db: Db, member: Member) {
   const access = await loadAccess(db, member);
-  const rows = await q.summary(db, member.teamId);
+  const rows = await protocol.summary(db, member.teamId);
   return rows
     .filter((r) => access.can(r.folder_id, 'read'))
     .map(
@@ -91,7 +92,7 @@ export async function summary(db: Db, member: Member) {
 
 /** 'Retry now' on the protocol tab. */
 export async function retryJob(db: Db, member: Member, jobId: number, wake: () => void) {
-  const job = await q.findJob(db, member.teamId, jobId);
+  const job = await protocol.findJob(db, member.teamId, jobId);
   if (!job) throw new AppError('NotFound');
   const project = await projectQueries.findProject(db, member.teamId, job.project_id);
   if (!project) throw new AppError('NotFound');
