@@ -1,33 +1,16 @@
-// The drawer's tree of folders, projects and FTP servers (spec §2 'Left drawer', 'Tree context
-// menu', 'Moving'): a click opens the item, a right-click offers what the member may do there.
-import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
-import CalendarMonthOutlinedIcon from '@mui/icons-material/CalendarMonthOutlined';
-import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import CloseIcon from '@mui/icons-material/Close';
 import ContentPasteGoOutlinedIcon from '@mui/icons-material/ContentPasteGoOutlined';
 import CreateNewFolderOutlinedIcon from '@mui/icons-material/CreateNewFolderOutlined';
 import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined';
-import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
-import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import DriveFileMoveOutlinedIcon from '@mui/icons-material/DriveFileMoveOutlined';
 import DriveFileRenameOutlineIcon from '@mui/icons-material/DriveFileRenameOutline';
-import EventOutlinedIcon from '@mui/icons-material/EventOutlined';
-import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import LibraryAddOutlinedIcon from '@mui/icons-material/LibraryAddOutlined';
-import PeopleOutlineIcon from '@mui/icons-material/PeopleOutlined';
-import PhotoLibraryOutlinedIcon from '@mui/icons-material/PhotoLibraryOutlined';
 import PostAddOutlinedIcon from '@mui/icons-material/PostAddOutlined';
-import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
 import {
   Alert,
-  Box,
-  Collapse,
   Divider,
   IconButton,
-  InputBase,
   List,
-  ListItemButton,
   ListItemIcon,
   ListItemText,
   Menu,
@@ -36,16 +19,7 @@ import {
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSnackbar } from 'notistack';
-import {
-  createContext,
-  type KeyboardEvent,
-  type MouseEvent,
-  type ReactNode,
-  useContext,
-  useEffect,
-  useRef,
-  useState,
-} from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import {
@@ -59,71 +33,17 @@ import {
 import { useDeleteFtpServer, useRenameFtpServer } from '../../api/ftpservers.ts';
 import { useDeleteProject, useRenameProject } from '../../api/projects.ts';
 import { ConfirmDialog } from '../confirm-dialog.tsx';
+import { showsNode } from './node-route.ts';
+import { TreeContext, TreeItem, type TreeState, useNodeLabel } from './tree-item.tsx';
 import {
   ancestorKeys,
   type ItemKind,
   itemKind,
-  nameLimit,
   renameInTree,
   renameValue,
   type TreeAction,
   treeActions,
 } from './tree-rules.ts';
-
-/** Where a click on a node leads (spec §2 'Left drawer'); null only expands or collapses it. */
-export function nodeRoute(node: FolderNode): string | null {
-  switch (node.type) {
-    case 'project':
-      return `/project/overview?id=${node.id}`;
-    case 'ftpserver':
-      return `/ftpserver?id=${node.id}`;
-    case 'calendar':
-      return `/calendar?id=${node.id}`;
-    case 'users':
-      return '/users';
-    case 'configfiles':
-      return '/configfiles';
-    case 'settings':
-      return null;
-    default:
-      return `/folder?id=${node.id}`;
-  }
-}
-
-/** Whether the page at `pathname` + `search` shows this node (any tab of a project counts). */
-export function showsNode(node: FolderNode, pathname: string, search: string): boolean {
-  const path = pathname.toLowerCase();
-  const id = new URLSearchParams(search).get('id');
-  switch (node.type) {
-    case 'project':
-      return (path === '/project' || path.startsWith('/project/')) && id === String(node.id);
-    case 'ftpserver':
-      return path === '/ftpserver' && id === String(node.id);
-    case 'calendar':
-      return path === '/calendar' && id === String(node.id);
-    case 'users':
-      return path === '/users';
-    case 'configfiles':
-      return path === '/configfiles';
-    case 'settings':
-      return false;
-    default:
-      return path === '/folder' && id === String(node.id);
-  }
-}
-
-const icons: Record<string, ReactNode> = {
-  projects: <PhotoLibraryOutlinedIcon fontSize="small" />,
-  ftpservers: <DnsOutlinedIcon fontSize="small" />,
-  project: <AccountTreeOutlinedIcon fontSize="small" />,
-  ftpserver: <DnsOutlinedIcon fontSize="small" />,
-  calendars: <CalendarMonthOutlinedIcon fontSize="small" />,
-  calendar: <EventOutlinedIcon fontSize="small" />,
-  settings: <SettingsOutlinedIcon fontSize="small" />,
-  users: <PeopleOutlineIcon fontSize="small" />,
-  configfiles: <DescriptionOutlinedIcon fontSize="small" />,
-  folder: <FolderOutlinedIcon fontSize="small" />,
-};
 
 const actionIcons: Record<TreeAction, ReactNode> = {
   newProject: <PostAddOutlinedIcon fontSize="small" />,
@@ -136,168 +56,6 @@ const actionIcons: Record<TreeAction, ReactNode> = {
   delete: <DeleteOutlineOutlinedIcon fontSize="small" />,
 };
 
-const leafLabelTypes = new Set(['users', 'configfiles']);
-
-/** Root names and the settings entries are shown in the user's language. */
-function useNodeLabel() {
-  const { t } = useTranslation('shell');
-  return (node: FolderNode) =>
-    node.isRoot || leafLabelTypes.has(node.type)
-      ? t(`tree.labels.${node.type}`, { defaultValue: node.name })
-      : node.name;
-}
-
-type TreeState = {
-  expanded: ReadonlySet<string>;
-  toggle: (key: string) => void;
-  renaming: string | null;
-  pendingMove: FolderNode | null;
-  openMenu: (node: FolderNode, event: MouseEvent) => void;
-  startRename: (node: FolderNode) => void;
-  finishRename: (node: FolderNode, typed: string | null) => void;
-  onNavigate?: () => void;
-};
-
-const TreeContext = createContext<TreeState | null>(null);
-const useTree = () => {
-  const state = useContext(TreeContext);
-  if (!state) throw new Error('TreeItem outside FolderTree');
-  return state;
-};
-
-/** The inline name editor: Enter saves, Escape cancels, leaving the field saves (spec §2). */
-function RenameField({ node, label }: { node: FolderNode; label: string }) {
-  const { finishRename } = useTree();
-  const { t } = useTranslation('shell');
-  const done = useRef(false);
-  const finish = (typed: string | null) => {
-    if (done.current) return;
-    done.current = true;
-    finishRename(node, typed);
-  };
-  const kind = itemKind(node);
-  return (
-    <InputBase
-      autoFocus
-      defaultValue={label}
-      onFocus={(event) => event.target.select()}
-      onClick={(event) => event.stopPropagation()}
-      onKeyDown={(event) => {
-        event.stopPropagation();
-        if (event.key === 'Enter') finish((event.target as HTMLInputElement).value);
-        if (event.key === 'Escape') finish(null);
-      }}
-      onBlur={(event) => finish(event.target.value)}
-      inputProps={{
-        maxLength: kind ? nameLimit(kind) : undefined,
-        'aria-label': t('tree.renameLabel'),
-        'data-testid': 'tree-rename-input',
-      }}
-      sx={{
-        flex: 1,
-        minWidth: 0,
-        fontSize: '0.875rem',
-        px: 0.75,
-        borderRadius: 1,
-        bgcolor: 'background.paper',
-        boxShadow: (theme) => `0 0 0 2px ${theme.palette.primary.main}`,
-      }}
-    />
-  );
-}
-
-function TreeItem({ node, depth }: { node: FolderNode; depth: number }) {
-  const tree = useTree();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const labelOf = useNodeLabel();
-  const route = nodeRoute(node);
-  const hasChildren = node.children.length > 0;
-  const open = tree.expanded.has(node.key);
-  const label = labelOf(node);
-  const selected = showsNode(node, location.pathname, location.search);
-  const isFolderNode = node.folderType !== null;
-  const renaming = tree.renaming === node.key;
-  const moving = tree.pendingMove?.key === node.key;
-
-  const onKeyDown = (event: KeyboardEvent) => {
-    // F2 renames, as in file managers, where the menu would offer it.
-    if (event.key === 'F2' && treeActions(node, null).includes('rename')) {
-      event.preventDefault();
-      tree.startRename(node);
-    }
-  };
-
-  return (
-    <>
-      <ListItemButton
-        dense
-        selected={selected}
-        onClick={() => {
-          if (renaming) return;
-          if (hasChildren && (route === null || !open)) tree.toggle(node.key);
-          if (route) {
-            navigate(route);
-            tree.onNavigate?.();
-          }
-        }}
-        onContextMenu={(event) => tree.openMenu(node, event)}
-        onKeyDown={onKeyDown}
-        sx={{
-          pl: 0.5 + depth * 1.5,
-          pr: 1,
-          py: 0.25,
-          minHeight: 32,
-          ...(moving && { outline: '1px dashed', outlineColor: 'primary.main', outlineOffset: -2 }),
-        }}
-        data-testid={`tree-node-${node.key}`}
-        aria-expanded={hasChildren ? open : undefined}
-      >
-        <Box
-          component="span"
-          onClick={(event) => {
-            if (!hasChildren) return;
-            event.stopPropagation();
-            tree.toggle(node.key);
-          }}
-          sx={{ display: 'inline-flex', width: 20, color: 'text.secondary', flexShrink: 0 }}
-          aria-hidden
-        >
-          {hasChildren &&
-            (open ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />)}
-        </Box>
-        <ListItemIcon sx={{ minWidth: 28, color: node.isRoot ? 'primary.main' : 'text.secondary' }}>
-          {icons[isFolderNode && !node.isRoot ? 'folder' : node.type] ?? icons.folder}
-        </ListItemIcon>
-        {renaming ? (
-          <RenameField node={node} label={label} />
-        ) : (
-          <ListItemText
-            primary={label}
-            slotProps={{
-              primary: {
-                noWrap: true,
-                title: label,
-                sx: { fontSize: '0.875rem', fontWeight: node.isRoot ? 600 : 400 },
-              },
-            }}
-          />
-        )}
-      </ListItemButton>
-      {hasChildren && (
-        <Collapse in={open} timeout="auto" unmountOnExit>
-          <List disablePadding>
-            {node.children.map((child) => (
-              <TreeItem key={child.key} node={child} depth={depth + 1} />
-            ))}
-          </List>
-        </Collapse>
-      )}
-    </>
-  );
-}
-
-/** Open branches are remembered per team for the browser session. */
 const expandedStorageKey = (teamUuid: string) => `photorelay.treeExpanded.${teamUuid}`;
 
 function loadExpanded(teamUuid: string, roots: FolderNode[]): Set<string> {

@@ -1,8 +1,4 @@
-// /folder?id (spec §2 'Folder page'): the folder's name and contents; folder admins manage who
-// may read, write or administrate it, per user and per group.
-import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import AdminPanelSettingsOutlinedIcon from '@mui/icons-material/AdminPanelSettingsOutlined';
-import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import FolderOffOutlinedIcon from '@mui/icons-material/FolderOffOutlined';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
@@ -16,10 +12,6 @@ import {
   Chip,
   Grid,
   IconButton,
-  List,
-  ListItemButton,
-  ListItemIcon,
-  ListItemText,
   Stack,
   TableCell,
   TableRow,
@@ -27,9 +19,9 @@ import {
   Typography,
 } from '@mui/material';
 import { useSnackbar } from 'notistack';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
 import { type FolderNode, type PermissionSubject, useFolder, useSetPermission } from '../../api/folders.ts';
 import { useGroups, useMembers } from '../../api/teams.ts';
@@ -42,7 +34,7 @@ import { NotFoundCard, PageContainer, PageHeader, PageSpinner, StatusPanel } fro
 import { RemoveButton } from '../../app/remove-button.tsx';
 import { ScriptPanel } from '../../app/script-panel.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
-import { nodeRoute } from '../../app/shell/folder-tree.tsx';
+import { ContentsCard } from './contents-card.tsx';
 import { FolderCreateButtons } from './create-buttons.tsx';
 import { type Choice, PermissionDialog } from './permission-dialog.tsx';
 import { addableGroups, addableUsers, type Level, levelOf, permissionsOf } from './permission-levels.ts';
@@ -132,51 +124,6 @@ function PermissionTable({
         </TableRow>
       )}
     />
-  );
-}
-
-const itemIcons: Record<string, ReactNode> = {
-  project: <AccountTreeOutlinedIcon fontSize="small" />,
-  ftpserver: <DnsOutlinedIcon fontSize="small" />,
-};
-
-function ContentsCard({ folder }: { folder: FolderNode }) {
-  const { t } = useTranslation('folders');
-  const { t: tshell } = useTranslation('shell');
-  return (
-    <Card sx={{ height: '100%' }}>
-      <CardHeading
-        icon={<FolderOutlinedIcon color="primary" />}
-        title={t('contents.title')}
-        subtitle={t('contents.count', { count: folder.children.length })}
-      />
-      {folder.children.length === 0 ? (
-        <StatusPanel icon={<FolderOffOutlinedIcon />} title={t('contents.empty')} />
-      ) : (
-        <List dense sx={{ px: 1, py: 1 }} data-testid="folder-contents">
-          {folder.children.map((child) => {
-            const route = nodeRoute(child);
-            const label =
-              child.type === 'users' || child.type === 'configfiles'
-                ? tshell(`tree.labels.${child.type}`)
-                : child.name;
-            return (
-              <ListItemButton
-                key={child.key}
-                component={RouterLink}
-                to={route ?? '#'}
-                sx={{ borderRadius: 1 }}
-              >
-                <ListItemIcon sx={{ minWidth: 34, color: 'text.secondary' }}>
-                  {itemIcons[child.type] ?? <FolderOutlinedIcon fontSize="small" />}
-                </ListItemIcon>
-                <ListItemText primary={label} slotProps={{ primary: { noWrap: true } }} />
-              </ListItemButton>
-            );
-          })}
-        </List>
-      )}
-    </Card>
   );
 }
 

@@ -1,14 +1,9 @@
-// /ftpserver?id and /newftpserver?parentfolder (spec §2 'FTP server page', §5): the form of a
-// destination server with Test and Save; delete. Saving or deleting leads to /team/ftpservers.
-import CheckCircleOutlinedIcon from '@mui/icons-material/CheckCircleOutlined';
 import DeleteOutlineOutlinedIcon from '@mui/icons-material/DeleteOutlineOutlined';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import NetworkCheckOutlinedIcon from '@mui/icons-material/NetworkCheckOutlined';
 import SaveOutlinedIcon from '@mui/icons-material/SaveOutlined';
 import {
-  Alert,
-  AlertTitle,
   Box,
   Button,
   Card,
@@ -20,11 +15,10 @@ import {
   MenuItem,
   Stack,
   TextField,
-  Typography,
 } from '@mui/material';
 import { ftpProtocols, limits } from '@photorelay/contract/limits';
 import { useSnackbar } from 'notistack';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
@@ -52,28 +46,9 @@ import {
   toBody,
   toTestBody,
 } from './ftp-server-form.ts';
+import { mono, Section, type TestResult, TestResultPanel } from './ftp-server-sections.tsx';
 
 const listPath = '/team/ftpservers';
-const mono = { fontFamily: '"JetBrains Mono", "SFMono-Regular", Consolas, monospace' };
-
-function Section({ title, text, children }: { title: string; text: string; children: ReactNode }) {
-  return (
-    <Grid container spacing={{ xs: 1.5, md: 3 }} sx={{ py: 2.5 }}>
-      <Grid size={{ xs: 12, md: 4 }}>
-        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-          {title}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {text}
-        </Typography>
-      </Grid>
-      <Grid size={{ xs: 12, md: 8 }}>{children}</Grid>
-    </Grid>
-  );
-}
-
-type TestResult = { ok: true } | { ok: false; text: string };
-
 function ServerForm({
   server,
   parentFolderId,
@@ -282,34 +257,12 @@ function ServerForm({
               }}
             />
           </Section>
-          {(test.isPending || result) && (
-            <Box sx={{ pb: 2 }} data-testid="ftpserver-test-result">
-              {test.isPending ? (
-                <Alert
-                  severity="info"
-                  icon={<CircularProgress size={20} />}
-                  data-testid="ftpserver-test-busy"
-                >
-                  {t('testing', { host: form.host.trim() })}
-                </Alert>
-              ) : result?.ok ? (
-                <Alert severity="success" icon={<CheckCircleOutlinedIcon />} onClose={() => setResult(null)}>
-                  {t('testSuccess')}
-                </Alert>
-              ) : result ? (
-                <Alert
-                  severity="warning"
-                  onClose={() => setResult(null)}
-                  data-testid="ftpserver-test-warning"
-                >
-                  <AlertTitle>{t('testFailed')}</AlertTitle>
-                  <Box component="span" sx={{ ...mono, fontSize: '0.85rem', overflowWrap: 'anywhere' }}>
-                    {result.text}
-                  </Box>
-                </Alert>
-              ) : null}
-            </Box>
-          )}
+          <TestResultPanel
+            busy={test.isPending}
+            host={form.host.trim()}
+            result={result}
+            onClose={() => setResult(null)}
+          />
           <Divider />
           <Stack
             direction={{ xs: 'column-reverse', sm: 'row' }}
