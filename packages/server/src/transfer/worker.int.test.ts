@@ -101,8 +101,12 @@ test('a job whose server left the project, or was deleted, fails at once with th
       .where('project_id', 'in', projects)
       .orderBy('project_id')
       .execute();
-  for (let i = 0; i < 100 && (await waiting()).filter((j) => j.state === 'scheduled').length < 2; i++)
-    await new Promise((r) => setTimeout(r, 50));
+  // (a first try has failed: both are scheduled again with its error; an upload's jobs start as
+  // scheduled too, so the state alone does not tell).
+  const retrying = (jobs: Awaited<ReturnType<typeof waiting>>) =>
+    jobs.filter((j) => j.state === 'scheduled' && j.trynumber === 1 && j.errortext).length;
+  for (let i = 0; i < 600 && retrying(await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(retrying(await waiting()), 2);
   // ... when one server is taken off its project and the other deleted.
   const c = team.owner.client;
   assert.equal(
@@ -117,7 +121,7 @@ test('a job whose server left the project, or was deleted, fails at once with th
     .execute();
   server.running.ctx.wake.pipeline();
   let jobs = await waiting();
-  for (let i = 0; i < 100 && jobs.some((j) => j.state !== 'failed'); i++) {
+  for (let i = 0; i < 600 && jobs.some((j) => j.state !== 'failed'); i++) {
     await new Promise((r) => setTimeout(r, 50));
     jobs = await waiting();
   }
