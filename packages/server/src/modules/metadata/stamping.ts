@@ -109,7 +109,12 @@ export async function stampBlob(
   const input = ctx.blobs.read(sourceKey);
   const output = new PassThrough({ highWaterMark: chunkBytes });
   const writing = ctx.blobs.write(output, maxBytes === undefined ? undefined : { maxBytes });
-  const [stamped, written] = await Promise.allSettled([stampJpeg(input, output, template, options), writing]);
+  const [stamped, written] = await Promise.allSettled([
+    // The engine's work runs on a stamp thread within STAMP_TIME_LIMIT_MS: a file over it is
+    // delivered unstamped or held like any file that cannot be stamped (issue 15).
+    stampJpeg(input, output, template, { timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS, ...options }),
+    writing,
+  ]);
   if (stamped.status === 'rejected') {
     if (written.status === 'fulfilled') await ctx.blobs.remove(written.value.key);
     // A failed write (disk, size limit) makes the writer fail too; the write's reason is the real one.
