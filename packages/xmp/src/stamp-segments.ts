@@ -12,9 +12,10 @@ import {
   serializeIim,
   serializePhotoshopResources,
 } from './iim.ts';
-import { reconcileIimIntoXmp, syncIimFromXmp } from './iim-mapping.ts';
+import { syncIimFromXmp } from './iim-mapping.ts';
 import { encodeSegment, type JpegMetadata, MAX_SEGMENT_PAYLOAD } from './jpeg.ts';
 import { applyTemplate } from './merge.ts';
+import { reconcileIntoXmp } from './mwg-reading.ts';
 import { parseMetadata } from './parsed-metadata.ts';
 import type { Template } from './template.ts';
 import { pictureFacts, type VariableOptions } from './variables.ts';
@@ -89,7 +90,7 @@ export function stampSegments(
   const parsed = parseMetadata(meta);
   const { packet, iim } = parsed;
   const facts = pictureFacts(parsed.exif, parsed.hadXmp ? packet : undefined);
-  reconcileIimIntoXmp(packet, iim);
+  reconcileIntoXmp(packet, iim, parsed.exifTexts);
   const before = mirroredTexts(packet);
   const applied = applyTemplate(packet, template, options, facts);
   const exifWarnings: string[] = [];
