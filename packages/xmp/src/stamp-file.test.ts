@@ -60,6 +60,19 @@ describe('stampJpegFile', () => {
     assert.deepEqual(result.warnings, streamed.warnings);
   });
 
+  it('files stamped at the same time (block buffers are kept between files) each get their own bytes', async () => {
+    const names = sampleImages();
+    const runs = names.map(async (name, i) => {
+      const out = path.join(dir, `together-${i}.jpg`);
+      await stampJpegFile(path.join(imagesDir, name), out, template, { filename: name });
+      return { name, out };
+    });
+    for (const { name, out } of await Promise.all(runs)) {
+      const streamed = await stampBuffer(readSample(name), template, { filename: name });
+      assert.ok(readFileSync(out).equals(streamed.output), name);
+    }
+  });
+
   it('a file without EOI: every byte kept, with a warning (the tail check does not skip the scan)', async () => {
     const sample = readSample('exiv2-FurnaceCreekInn.jpg');
     const input = path.join(dir, 'cut.jpg');
