@@ -151,6 +151,32 @@ describe('script sandbox', () => {
     await stillWorks();
   });
 
+  test('nothing of one upload reaches the next: globals, prototypes, the API itself', async () => {
+    const first = await run(
+      "globalThis.leak = 1; Object.prototype.seen = 1; String.prototype.toUpperCase = () => 'x'; meta.set('caption', 'one')",
+    );
+    assert.equal(first.ok, true);
+    const next = await run(
+      "log(typeof leak, typeof ({}).seen, 'a'.toUpperCase(), typeof Proxy, meta.get('caption'))",
+    );
+    assert.equal(next.ok && next.output.log[0], 'undefined undefined A undefined Caption');
+    // Promise jobs never run (there is nothing to wait for); leaving some behind harms no later run.
+    const pending = await run(
+      "async function f() { await null; meta.set('caption', 'late') } f(); Promise.resolve(1).then(() => log('never'))",
+    );
+    assert.equal(pending.ok && pending.output.log.length, 0);
+    await stillWorks();
+  });
+
+  test('a script near the memory limit runs after one that used much memory', async () => {
+    const big =
+      "let a = []; for (let i = 0; i < 1500; i++) a.push('y'.repeat(10000) + i); meta.set('caption', 'big')";
+    for (let i = 0; i < 3; i++) {
+      const result = await run(big);
+      assert.equal(result.ok, true, JSON.stringify(result));
+    }
+  });
+
   test('file.name refuses paths', async () => {
     await expectError("file.name = '../etc/passwd'", /not a valid file name/);
     await expectError("file.name = ''", /not a valid file name/);
