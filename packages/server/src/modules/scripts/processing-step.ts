@@ -73,6 +73,11 @@ function exifTags(read: JpegMetadataResult | undefined): Record<string, string |
     BodySerialNumber: facts.serial,
     LensModel: facts.lens,
     ISO: facts.iso,
+    GPSLatitude: exif.gpsLatitude,
+    GPSLongitude: exif.gpsLongitude,
+    GPSAltitude: exif.gpsAltitude,
+    GPSTimeStamp: exif.gpsTimeStamp,
+    GPSDateStamp: exif.gpsDateStamp,
   };
   return Object.fromEntries(
     Object.entries(tags).filter((e): e is [string, string | number] => e[1] !== undefined),
