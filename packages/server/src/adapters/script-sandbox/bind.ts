@@ -21,6 +21,15 @@ export interface BoundContext {
 
 type Impl = (state: ScriptState, args: QuickJSHandle[]) => QuickJSHandle | undefined;
 
+/** Like Lifetime.consume, but disposes the handle also when `use` throws. */
+function scoped<T>(handle: QuickJSHandle, use: (h: QuickJSHandle) => T): T {
+  try {
+    return use(handle);
+  } finally {
+    handle.dispose();
+  }
+}
+
 export function bindApi(vm: QuickJSContext): BoundContext {
   const slot: { state: ScriptState | null } = { state: null };
   // Taken before any script runs: a script that replaces String or JSON cannot change what these do.
@@ -32,6 +41,8 @@ export function bindApi(vm: QuickJSContext): BoundContext {
     isArray: member('Array', 'isArray'),
     freeze: member('Object', 'freeze'),
     seal: member('Object', 'seal'),
+    // Reading an item through a call: a getter that throws comes back as the call's error.
+    get: member('Reflect', 'get'),
   };
 
   const call = (fn: QuickJSHandle, ...args: QuickJSHandle[]): QuickJSHandle => {
@@ -44,12 +55,7 @@ export function bindApi(vm: QuickJSContext): BoundContext {
     if (type === 'string') return vm.getString(h);
     if (type === 'undefined') return 'undefined';
     if (type === 'number') return String(vm.getNumber(h));
-    const converted = call(kept.string, h);
-    try {
-      return vm.getString(converted);
-    } finally {
-      converted.dispose();
-    }
+    return scoped(call(kept.string, h), vm.getString);
   };
   /** What the meta writers store: '' for undefined and null, String(value) otherwise. */
   const text = (h: QuickJSHandle | undefined): string => {
@@ -74,7 +80,14 @@ export function bindApi(vm: QuickJSContext): BoundContext {
   const listOf = (h: QuickJSHandle): string[] => {
     const length = vm.getLength(h) ?? 0;
     if (length > apiLimits.items) throw new ApiError(`meta: more than ${apiLimits.items} items`);
-    return Array.from({ length }, (_, i) => vm.getProp(h, i).consume(text));
+    // scoped, not consume: a handle left alive when a getter or toString throws aborts QuickJS
+    // when the runtime is freed.
+    return Array.from({ length }, (_, i) =>
+      scoped(
+        scoped(vm.newNumber(i), (index) => call(kept.get, h, index)),
+        text,
+      ),
+    );
   };
   const toHandle = (value: string | number | string[] | undefined): QuickJSHandle | undefined => {
     if (value === undefined) return undefined;

@@ -177,6 +177,35 @@ describe('script sandbox', () => {
     }
   });
 
+  test('hostile arguments to the API: throwing getters and toString, recursion through the host', async () => {
+    await expectError(
+      "const a = ['a']; a[1] = { toString() { throw new Error('inner') } }; meta.set('keywords', a)",
+      /inner/,
+    );
+    await expectError(
+      "const a = ['x']; Object.defineProperty(a, 0, { get() { throw new Error('getter') } }); meta.set('keywords', a)",
+      /getter/,
+    );
+    await expectError(
+      "const a = ['x']; Object.defineProperty(a, 0, { get() { for (;;) {} } }); meta.set('keywords', a)",
+      /time limit/,
+    );
+    await expectError(
+      "const o = { toString() { meta.set('caption', o); return 'x' } }; meta.set('caption', o)",
+      /stack overflow|time limit/,
+    );
+    await expectError("meta.set('keywords', new Array(1000).fill('x'))", /more than 256 items/);
+    const replaced = await run(
+      "globalThis.String = () => 5; meta.set('caption', { a: 1 }); file.name = { toString: () => 'b.jpg' }",
+    );
+    assert.equal(
+      replaced.ok && replaced.output.meta.find((m) => m.p === 'description')?.v,
+      '[object Object]',
+    );
+    assert.equal(replaced.ok && replaced.output.file.name, 'b.jpg');
+    await stillWorks();
+  });
+
   test('file.name refuses paths', async () => {
     await expectError("file.name = '../etc/passwd'", /not a valid file name/);
     await expectError("file.name = ''", /not a valid file name/);
