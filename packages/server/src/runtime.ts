@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { createMailer, type Mailer } from './adapters/mail/mailer.ts';
 import { buildApp } from './app.ts';
 import { startCommandRunner } from './commands/runner.ts';
 import type { Config } from './config.ts';
@@ -8,16 +9,15 @@ import type { AppContext } from './context.ts';
 import { type Db, migrate, openDatabase } from './db/kysely.ts';
 import { listenForWakeups, notifyWorkers, wakeTopics } from './db/wake-channel.ts';
 import { createLog } from './log.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
-import './modules/metadata/processing-step.ts';
+import './pipeline/metadata-step.ts';
 // After the metadata step: scripts see what the template produced.
 import './modules/scripts/processing-step.ts';
+import { createLocalBlobStore } from './adapters/storage/blob-store.ts';
+import { secureDataDir } from './data-dir.ts';
 import { startIngest } from './ingest/start.ts';
 import { startExternalCalendarRefresh } from './modules/externalcalendars/service.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
-import { createLocalBlobStore } from './storage/blob-store.ts';
-import { secureDataDir } from './storage/data-dir.ts';
-import { startPipelineWorker } from './transfer/worker.ts';
+import { startPipelineWorker } from './pipeline/worker.ts';
 
 export type Role = 'all' | 'web' | 'ingest' | 'worker';
 

@@ -1,7 +1,6 @@
 import type net from 'node:net';
 import tlsModule from 'node:tls';
 import FtpSrv from 'ftp-srv';
-import { normalizeAddress } from '../net/remote-address.ts';
 import { AddressSlots } from './address-slots.ts';
 import { cappedSession, type IngestAccount, type IngestSession } from './backend.ts';
 import { endData, openPassive, resolveIPv4, sendListing } from './ftp-data.ts';
@@ -20,6 +19,7 @@ import {
 import { type ActiveUpload, startUpload } from './ftp-upload.ts';
 import { checkIngestLogin, LoginRefusedError } from './ingest-login.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import { normalizeAddress } from './remote-address.ts';
 import { cameraTlsOptions } from './tls.ts';
 
 /**

@@ -1,11 +1,11 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { Job } from '@photorelay/contract/jobs';
 import type { Db } from '../../db/kysely.ts';
+import * as q from '../../pipeline/queue.ts';
 import { loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as projectQueries from '../projects/queries.ts';
 import type { Member } from '../teams/service.ts';
 import * as protocol from './protocol-queries.ts';
-import * as q from './queries.ts';
 
 /**
  * Records an upload with its counters and one job per enabled destination in one statement, so

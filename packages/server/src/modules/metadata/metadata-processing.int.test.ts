@@ -11,7 +11,7 @@ import type { TestClient } from '../../../test/support/client.ts';
 import { runCommand } from '../../../test/support/commands.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { startPipelineWorker } from '../../transfer/worker.ts';
+import { startPipelineWorker } from '../../pipeline/worker.ts';
 import { createProject, dataUrl, readImage, withCameraSerial } from './metadata.test-support.ts';
 
 // A random passive range so parallel test processes do not compete for the same ports.

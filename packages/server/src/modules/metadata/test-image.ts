@@ -13,7 +13,7 @@ import { isMetadataError, readJpegMetadata, type TemplateValue } from '@photorel
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { randomToken, sha256, tokenMatches } from '../../crypto/tokens.ts';
-import { ProcessingStopped, processUpload } from '../../transfer/processing.ts';
+import { ProcessingStopped, processUpload } from '../../pipeline/processing.ts';
 import type { ScriptReport } from '../scripts/processing-step.ts';
 import { requireStorageRoom } from '../teams/quota.ts';
 import type { Member } from '../teams/service.ts';

@@ -20,7 +20,7 @@ import {
   type ProcessedFile,
   ProcessingStopped,
   type UploadToProcess,
-} from '../../transfer/processing.ts';
+} from '../../pipeline/processing.ts';
 import { readFirstBytes, stampBlob } from '../metadata/stamping.ts';
 import * as q from './queries.ts';
 

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { runCommand } from '../../../test/support/commands.ts';
 import { makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { startPipelineWorker } from '../../transfer/worker.ts';
+import { startPipelineWorker } from '../../pipeline/worker.ts';
 import { createProject, dataUrl, readImage } from '../metadata/metadata.test-support.ts';
 import { teamStorageUsed } from './quota.ts';
 

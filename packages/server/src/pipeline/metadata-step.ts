@@ -2,9 +2,9 @@
 // project is stamped with the project's template before delivery; other files pass unchanged.
 // A MetadataError is thrown on: processing.ts then keeps the original file and records the error.
 import { isJpeg, isMetadataError } from '@photorelay/xmp/index';
-import { addProcessingStep } from '../../transfer/processing.ts';
-import { getHoldSetting, holdJobsOfUpload } from './queries.ts';
-import { loadStampOptions, loadTemplate, readFirstBytes, stampBlob } from './stamping.ts';
+import { getHoldSetting, holdJobsOfUpload } from '../modules/metadata/queries.ts';
+import { loadStampOptions, loadTemplate, readFirstBytes, stampBlob } from '../modules/metadata/stamping.ts';
+import { addProcessingStep } from './processing.ts';
 
 /** Job details stay small even for a file that produces a warning per segment. */
 const maxWarnings = 50;

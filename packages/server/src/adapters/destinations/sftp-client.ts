@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Client as SshClient } from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
-import type { DestinationClient, DestinationSettings, UploadResult } from './destination-client.ts';
+import type { DestinationClient, DestinationSettings, UploadResult } from './destination.ts';
 import {
   checkFileName,
   countingSource,

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { DestinationPool } from '../adapters/destinations/pool.ts';
 import { purgeFinishedCommands } from '../commands/service.ts';
 import type { AppContext } from '../context.ts';
-import * as q from '../modules/jobs/queries.ts';
 import { purgeExpiredTestImages } from '../modules/metadata/test-image.ts';
 import { settleUpload } from '../modules/scripts/settle.ts';
-import { deliverToProject, deliverToServer, PermanentDeliveryError } from './deliver.ts';
-import { notifyJobGaveUp } from './notify.ts';
-import { DestinationPool } from './pool.ts';
+import { deliverToProject, deliverToServer, PermanentDeliveryError } from './delivery.ts';
+import { notifyJobGaveUp } from './failure-notice.ts';
 import { ProcessingStopped, processUpload } from './processing.ts';
+import * as q from './queue.ts';
 
 /** About 15 s, 1 min, 5 min, 15 min, then hourly; a job fails for good after 10 tries. */
 export const retryDelaysSeconds = [15, 60, 300, 900];

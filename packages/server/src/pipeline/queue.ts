@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/kysely.ts';
+import type { Db } from '../db/kysely.ts';
 
 export interface NewUpload {
   projectId: number;

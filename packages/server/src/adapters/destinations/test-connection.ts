@@ -1,4 +1,4 @@
-import { createDestinationClient, type DestinationSettings } from './destination-client.ts';
+import { createDestinationClient, type DestinationSettings } from './destination.ts';
 
 /**
  * The FTP server page's 'Test' command: connect, log in, enter the path, list it. Resolves

@@ -1,9 +1,9 @@
 import path from 'node:path/posix';
+import type { DestinationPool } from '../adapters/destinations/pool.ts';
 import type { AppContext } from '../context.ts';
 import { decryptSecret } from '../crypto/secrets.ts';
-import { type ClaimedJob, markJobSucceeded } from '../modules/jobs/queries.ts';
 import { recordUpload } from '../modules/jobs/service.ts';
-import type { DestinationPool } from './pool.ts';
+import { type ClaimedJob, markJobSucceeded } from './queue.ts';
 
 /** A failure that retrying cannot fix (the destination is gone). */
 export class PermanentDeliveryError extends Error {}

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { Readable } from 'node:stream';
 import { Client, FTPError } from 'basic-ftp';
-import type { DestinationClient, DestinationSettings, UploadResult } from './destination-client.ts';
+import type { DestinationClient, DestinationSettings, UploadResult } from './destination.ts';
 import {
   checkFileName,
   countingSource,

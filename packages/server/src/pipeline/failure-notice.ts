@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import * as q from '../modules/jobs/queries.ts';
+import * as q from './queue.ts';
 
 /**
  * When a job gives up, the project's owners and operators get a mail naming the files and the

@@ -6,15 +6,15 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import { type FtpIngest, startFtpIngest } from '../ingest/ftp-server.ts';
-import { type SftpIngest, startSftpIngest } from '../ingest/sftp-server.ts';
-import { TempDirBackend } from '../ingest/temp-dir-backend.test-support.ts';
-import { loadOrCreateTlsMaterial } from '../ingest/tls.ts';
+import { type FtpIngest, startFtpIngest } from '../../ingest/ftp-server.ts';
+import { type SftpIngest, startSftpIngest } from '../../ingest/sftp-server.ts';
+import { TempDirBackend } from '../../ingest/temp-dir-backend.test-support.ts';
+import { loadOrCreateTlsMaterial } from '../../ingest/tls.ts';
 import {
   createDestinationClient,
   type DestinationProtocol,
   type DestinationSettings,
-} from './destination-client.ts';
+} from './destination.ts';
 import { DestinationPool } from './pool.ts';
 import { testDestination } from './test-connection.ts';
 
