@@ -164,7 +164,7 @@ export async function startFtpDestination(
   const backend = new DestinationBackend();
   backend.addAccount(destinationUser.username, destinationUser.password, accountId);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-dest-ftp-'));
-  const tls = loadOrCreateTlsMaterial({ dataDir: work });
+  const tls = await loadOrCreateTlsMaterial({ dataDir: work });
   const pasvRange = await freePortRange(40);
   const destination = tempDirDestination(
     'ftp',

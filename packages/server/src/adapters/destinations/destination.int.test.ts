@@ -54,7 +54,7 @@ before(async () => {
     port: 0,
     host: '127.0.0.1',
     pasvRange: [pasvMin, pasvMin + 99],
-    tls: loadOrCreateTlsMaterial({ dataDir: work }),
+    tls: await loadOrCreateTlsMaterial({ dataDir: work }),
     maxUploadBytes: 50_000_000,
     backend,
     log,
