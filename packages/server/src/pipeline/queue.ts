@@ -1,94 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
-
-export interface NewUpload {
-  projectId: number;
-  path: string;
-  size: number;
-  sha256: string;
-  blobKey: string;
-  protocol: string;
-  remoteAddress: string | null;
-  /** Projects this file went through, this one included (project-to-project delivery). */
-  chain: number[];
-  sourceUploadId: number | null;
-}
-
-/**
- * Records an upload in one statement: the row (with the project's team), the project's incoming
- * counters, and one job per enabled destination that is not in the chain. The same file (name,
- * content) in the same project within a day is a camera re-sending it: the upload points to its
- * twin and the jobs are 'duplicate', finished at once. No row when the project is gone.
- * A re-send after the processing changed (template values or modes, a project or folder script,
- * the destination set: the fingerprint) is no duplicate: it is processed and delivered again.
- */
-export async function insertUploadWithJobs(db: Db, u: NewUpload) {
-  const result = await sql<{ id: number; duplicate_of: number | null; jobs: number }>`
-    with recursive project as (
-      select id, team_id, folder_id, hold_unstampable from projects where id = ${u.projectId}
-    ), folder_chain as (
-      select f.id, f.parent_id from folders f join project p on f.id = p.folder_id
-      union all
-      select f.id, f.parent_id from folders f join folder_chain c on f.id = c.parent_id
-    ), fingerprint as (
-      select md5(concat_ws(E'\n',
-        (select coalesce(string_agg(concat_ws(chr(31), v.propertytypeids, v.position, v.lang, v.value), chr(30)
-                                    order by v.propertytypeids, v.position, v.lang), '')
-         from project_xmp_values v where v.project_id = ${u.projectId}),
-        (select coalesce(string_agg(m.property_id || '=' || m.mode, ',' order by m.property_id), '')
-         from project_xmp_modes m where m.project_id = ${u.projectId}),
-        (select coalesce(string_agg(concat_ws(chr(31), s.project_id, s.folder_id, s.filename, s.source), chr(30)
-                                    order by s.id), '')
-         from scripts s
-         where s.project_id = ${u.projectId} or s.folder_id in (select id from folder_chain)),
-        (select coalesce(string_agg(pf.ftp_server_id || ':' || coalesce(pf.path, ''), ',' order by pf.ftp_server_id), '')
-         from project_ftp_servers pf where pf.project_id = ${u.projectId} and pf.enabled),
-        (select coalesce(string_agg(pd.destination_project_id::text, ',' order by pd.destination_project_id), '')
-         from project_destination_projects pd where pd.project_id = ${u.projectId} and pd.enabled),
-        (select hold_unstampable::text from project)
-      )) as value
-    ), twin as (
-      select id from uploads
-      where project_id = ${u.projectId} and path = ${u.path} and sha256 = ${u.sha256}
-        and duplicate_of is null and received_at > now() - interval '1 day'
-        and processing_fingerprint = (select value from fingerprint)
-      order by id desc limit 1
-    ), upload as (
-      insert into uploads (team_id, project_id, path, filename, size, sha256, blob_key, protocol,
-                           remote_address, chain, source_upload_id, duplicate_of, processing_fingerprint)
-      select team_id, id, ${u.path}, ${u.path.split('/').pop() ?? u.path}, ${u.size}, ${u.sha256}, ${u.blobKey},
-             ${u.protocol}, ${u.remoteAddress}, ${u.chain}::integer[], ${u.sourceUploadId}, (select id from twin),
-             (select value from fingerprint)
-      from project
-      returning id, team_id, duplicate_of
-    ), counted as (
-      update projects set fileincount = fileincount + 1, bytesreceived = bytesreceived + ${u.size}
-      where id in (select id from project)
-    ), destinations as (
-      select s.id as ftp_server_id, null::integer as dest_project_id, s.name as ftpservername, null::text as destprojectname
-      from project_ftp_servers pf join ftp_servers s on s.id = pf.ftp_server_id
-      where pf.project_id = ${u.projectId} and pf.enabled
-      union all
-      select null, p.id, null, p.name
-      from project_destination_projects d join projects p on p.id = d.destination_project_id
-      where d.project_id = ${u.projectId} and d.enabled and p.id <> all(${u.chain}::integer[])
-    ), queued as (
-      insert into jobs (team_id, upload_id, project_id, ftp_server_id, dest_project_id, ftpservername,
-                        destprojectname, state, detail, finished_at)
-      select up.team_id, up.id, ${u.projectId}, d.ftp_server_id, d.dest_project_id, d.ftpservername, d.destprojectname,
-             case when up.duplicate_of is null then 'scheduled' else 'duplicate' end,
-             case when up.duplicate_of is null then null else jsonb_build_object('duplicateOf', up.duplicate_of) end,
-             case when up.duplicate_of is null then null else now() end
-      from upload up cross join destinations d
-      returning id
-    )
-    select id, duplicate_of, (select count(*) from queued)::integer as jobs from upload
-  `.execute(db);
-  return result.rows[0];
-}
+import type { UploadToProcess } from './processing.ts';
 
 /** Leases the next upload to process (new, or one whose processor died). */
-export async function claimUploadToProcess(db: Db, leaseSeconds: number) {
+export async function claimUploadToProcess(
+  db: Db,
+  leaseSeconds: number,
+): Promise<UploadToProcess | undefined> {
   const result = await sql<{
     id: number;
     project_id: number;
@@ -106,7 +24,18 @@ export async function claimUploadToProcess(db: Db, leaseSeconds: number) {
     )
     returning id, project_id, team_id, path, blob_key, size, sha256
   `.execute(db);
-  return result.rows[0];
+  const row = result.rows[0];
+  return (
+    row && {
+      id: row.id,
+      teamId: row.team_id,
+      projectId: row.project_id,
+      path: row.path,
+      blobKey: row.blob_key,
+      size: Number(row.size),
+      sha256: row.sha256,
+    }
+  );
 }
 
 /** Keeps an upload's processing lease while the metadata and script steps run. */
@@ -133,7 +62,43 @@ export const markProcessed = (
     .where('id', '=', id)
     .execute();
 
+/** A leased delivery: the job, its upload's files and (for an FTP server job) its server. */
 export interface ClaimedJob {
+  id: number;
+  teamId: number;
+  projectId: number;
+  uploadId: number;
+  ftpServerId: number | null;
+  destProjectId: number | null;
+  tryNumber: number;
+  path: string;
+  filename: string;
+  chain: number[];
+  blobKey: string;
+  processedBlobKey: string;
+  processedSize: number;
+  processedSha256: string;
+  /** An FTP server job's server as it is now: null once the server was deleted. */
+  server: ServerDestination | null;
+}
+
+export interface ServerDestination {
+  id: number;
+  protocol: 'ftp' | 'ftps' | 'sftp';
+  host: string;
+  port: number | null;
+  username: string;
+  passwordEnc: string;
+  path: string;
+  maxConnections: number;
+  /** False once the server was removed from the job's project. */
+  linked: boolean;
+  /** The project's own path on this server, else null. */
+  overridePath: string | null;
+}
+
+/** claimJob's row as the database returns it. */
+interface ClaimedJobRow {
   id: number;
   team_id: number;
   project_id: number;
@@ -146,26 +111,50 @@ export interface ClaimedJob {
   chain: number[];
   blob_key: string;
   processed_blob_key: string;
-  processed_size: number;
+  processed_size: number | string;
   processed_sha256: string;
-  /** An FTP server job's server as it is now: null once the server was deleted. */
-  server: ServerDestination | null;
+  server: {
+    id: number;
+    protocol: 'ftp' | 'ftps' | 'sftp';
+    host: string;
+    port: number | null;
+    username: string;
+    password_enc: string;
+    path: string;
+    max_connections: number;
+    linked: boolean;
+    override_path: string | null;
+  } | null;
 }
 
-export interface ServerDestination {
-  id: number;
-  protocol: 'ftp' | 'ftps' | 'sftp';
-  host: string;
-  port: number | null;
-  username: string;
-  password_enc: string;
-  path: string;
-  max_connections: number;
-  /** False once the server was removed from the job's project. */
-  linked: boolean;
-  /** The project's own path on this server, else null. */
-  override_path: string | null;
-}
+const toClaimedJob = (r: ClaimedJobRow): ClaimedJob => ({
+  id: r.id,
+  teamId: r.team_id,
+  projectId: r.project_id,
+  uploadId: r.upload_id,
+  ftpServerId: r.ftp_server_id,
+  destProjectId: r.dest_project_id,
+  tryNumber: r.trynumber,
+  path: r.path,
+  filename: r.filename,
+  chain: r.chain,
+  blobKey: r.blob_key,
+  processedBlobKey: r.processed_blob_key,
+  processedSize: Number(r.processed_size),
+  processedSha256: r.processed_sha256,
+  server: r.server && {
+    id: r.server.id,
+    protocol: r.server.protocol,
+    host: r.server.host,
+    port: r.server.port,
+    username: r.server.username,
+    passwordEnc: r.server.password_enc,
+    path: r.server.path,
+    maxConnections: r.server.max_connections,
+    linked: r.server.linked,
+    overridePath: r.server.override_path,
+  },
+});
 
 /**
  * Leases the next due job of a processed upload; a job whose worker died is due again when its
@@ -182,7 +171,7 @@ export async function claimJob(
   workerId: string,
   leaseSeconds: number,
 ): Promise<ClaimedJob | undefined> {
-  const result = await sql<ClaimedJob>`
+  const result = await sql<ClaimedJobRow>`
     with recursive running as (
       select project_id, ftp_server_id from jobs where state = 'running' and locked_until >= now()
     ), by_project as (
@@ -233,7 +222,8 @@ export async function claimJob(
     left join ftp_servers s on s.id = c.ftp_server_id
     left join project_ftp_servers pf on pf.ftp_server_id = c.ftp_server_id and pf.project_id = c.project_id
   `.execute(db);
-  return result.rows[0];
+  const row = result.rows[0];
+  return row && toClaimedJob(row);
 }
 
 export const extendLease = (db: Db, jobId: number, workerId: string, leaseSeconds: number) =>
@@ -246,7 +236,7 @@ export const extendLease = (db: Db, jobId: number, workerId: string, leaseSecond
  */
 export async function markJobSucceeded(
   db: Db,
-  job: { id: number; project_id: number; processed_size: number },
+  job: { id: number; projectId: number; processedSize: number },
   workerId: string,
   durationMs: number,
   detail: unknown,
@@ -258,8 +248,8 @@ export async function markJobSucceeded(
       where id = ${job.id} and locked_by = ${workerId} and state = 'running'
       returning id
     ), counted as (
-      update projects set fileoutcount = fileoutcount + 1, bytessent = bytessent + ${Number(job.processed_size)}
-      where id = ${job.project_id} and exists (select 1 from done)
+      update projects set fileoutcount = fileoutcount + 1, bytessent = bytessent + ${job.processedSize}
+      where id = ${job.projectId} and exists (select 1 from done)
     )
     select id from done
   `.execute(db);
@@ -305,72 +295,3 @@ export async function retryNow(db: Db, teamId: number, jobId: number) {
   `.execute(db);
   return { numUpdatedRows: BigInt(result.rows.length) };
 }
-
-/** Finished uploads older than the retention period, with their blobs. */
-export const listExpiredUploads = (db: Db, before: Date, limit: number) =>
-  db
-    .selectFrom('uploads as u')
-    .select(['u.id', 'u.blob_key', 'u.processed_blob_key'])
-    .where('u.received_at', '<', before)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('jobs')
-            .select('jobs.id')
-            .whereRef('jobs.upload_id', '=', 'u.id')
-            .where('jobs.state', 'in', ['scheduled', 'running']),
-        ),
-      ),
-    )
-    .limit(limit)
-    .execute();
-
-export const deleteUploads = (db: Db, ids: number[]) =>
-  db.deleteFrom('uploads').where('id', 'in', ids).execute();
-
-/**
- * Takes the right to mail about a destination's failures: true at most once per project,
- * destination and hour.
- */
-export async function claimFailureNotice(db: Db, projectId: number, destination: string): Promise<boolean> {
-  const claimed = await sql<{ project_id: number }>`
-    insert into failure_notices (project_id, destination, sent_at) values (${projectId}, ${destination}, now())
-    on conflict (project_id, destination) do update set sent_at = now()
-    where failure_notices.sent_at < now() - interval '1 hour'
-    returning project_id
-  `.execute(db);
-  return claimed.rows.length > 0;
-}
-
-export const findProjectName = (db: Db, projectId: number) =>
-  db.selectFrom('projects').select('name').where('id', '=', projectId).executeTakeFirstOrThrow();
-
-/** Owners and operators (groups with all permissions) with a verified address. */
-export const listNotifiedMembers = (db: Db, teamId: number) =>
-  db
-    .selectFrom('team_members as m')
-    .innerJoin('groups as g', 'g.id', 'm.group_id')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.email', 'u.language'])
-    .where('m.team_id', '=', teamId)
-    .where('g.has_all_permissions', '=', true)
-    .where('u.email_verified', '=', true)
-    .execute();
-
-/** Jobs of the project to the same destination as `job` that failed for good in the last hour. */
-export const listRecentlyFailed = (db: Db, job: ClaimedJob) =>
-  db
-    .selectFrom('jobs as j')
-    .innerJoin('uploads as u', 'u.id', 'j.upload_id')
-    .select(['u.path', 'j.ftpservername', 'j.destprojectname'])
-    .where('j.project_id', '=', job.project_id)
-    .where('j.state', '=', 'failed')
-    .where(
-      job.ftp_server_id ? 'j.ftp_server_id' : 'j.dest_project_id',
-      '=',
-      job.ftp_server_id ?? job.dest_project_id ?? -1,
-    )
-    .where('j.finished_at', '>', sql<Date>`now() - interval '1 hour'`)
-    .orderBy('j.id')
-    .limit(200)
-    .execute();

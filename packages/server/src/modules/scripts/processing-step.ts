@@ -16,8 +16,8 @@ import { z } from 'zod';
 import { type ScriptInput, type ScriptOutput, scriptSandbox } from '../../adapters/script-sandbox/sandbox.ts';
 import type { AppContext } from '../../context.ts';
 import {
-  addProcessingStep,
   type ProcessedFile,
+  type ProcessingStep,
   ProcessingStopped,
   type UploadToProcess,
 } from '../../pipeline/processing.ts';
@@ -216,4 +216,5 @@ export async function runScripts(
   };
 }
 
-addProcessingStep('script', runScripts);
+/** The scripts' step of upload processing (runtime.ts lists it after the metadata step). */
+export const scriptStep: ProcessingStep = { name: 'script', run: runScripts };
