@@ -10,11 +10,8 @@ import { type FtpIngest, startFtpIngest } from '../../ingest/ftp-server.ts';
 import { type SftpIngest, startSftpIngest } from '../../ingest/sftp-server.ts';
 import { TempDirBackend } from '../../ingest/temp-dir-backend.test-support.ts';
 import { loadOrCreateTlsMaterial } from '../../ingest/tls.ts';
-import {
-  createDestinationClient,
-  type DestinationProtocol,
-  type DestinationSettings,
-} from './destination.ts';
+import { createDestinationClient } from './connect.ts';
+import type { DestinationProtocol, DestinationSettings } from './destination.ts';
 import { DestinationPool } from './pool.ts';
 import { testDestination } from './test-connection.ts';
 
