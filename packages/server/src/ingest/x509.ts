@@ -63,7 +63,7 @@ export async function createSelfSignedCertificate(options: {
     webcrypto as unknown as Crypto,
   );
   return {
-    cert: cert.toString('pem').replace(/\r\n/g, '\n').trimEnd() + '\n',
+    cert: `${cert.toString('pem').replace(/\r\n/g, '\n').trimEnd()}\n`,
     key: toPem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)),
   };
 }
