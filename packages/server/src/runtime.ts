@@ -87,12 +87,13 @@ export async function startPhotoRelay(
   const stops: Array<() => Promise<void> | void> = [];
 
   if (role === 'all' || role === 'worker') {
-    const provisioning = startProvisioning(db, log);
     const steps = options.steps ?? processingSteps;
+    // First: it refuses to start when a command kind has no handler, before anything else runs.
     const commands = startCommandRunner(ctx, {
       handlers: { ...commandHandlers(steps), ...options.extraCommandHandlers },
       pollMs: options.pollMs,
     });
+    const provisioning = startProvisioning(db, log);
     wake.provisioning = provisioning.wake;
     wake.commands = commands.wake;
     const pipeline = startPipelineWorker(ctx, {
