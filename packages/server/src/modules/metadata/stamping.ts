@@ -1,6 +1,5 @@
 // The metadata writer as the server uses it: a project's template from the database, the
 // team's stamping options from its config files, and a blob stamped into a new blob, streamed.
-import fs from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { isMetadataError, type StampOptions, stampJpeg, type Template } from '@photorelay/xmp/index';
 import { z } from 'zod';
@@ -136,12 +135,7 @@ export async function stampBlob(
 
 /** The first bytes of a blob (to tell a JPEG), without reading the rest. */
 export async function readFirstBytes(ctx: AppContext, key: string, count: number): Promise<Buffer> {
-  const handle = await fs.promises.open(ctx.blobs.localPath(key), 'r');
-  try {
-    const buffer = Buffer.alloc(count);
-    const { bytesRead } = await handle.read(buffer, 0, count, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.blobs.read(key, { start: 0, end: count - 1 })) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).subarray(0, count);
 }

@@ -17,11 +17,11 @@ import { validFileName } from '../../adapters/script-sandbox/api.ts';
 import { type ScriptInput, type ScriptOutput, scriptSandbox } from '../../adapters/script-sandbox/sandbox.ts';
 import type { AppContext } from '../../context.ts';
 import {
-  addProcessingStep,
   type ProcessedFile,
+  type ProcessingStep,
   ProcessingStopped,
   type UploadToProcess,
-} from '../../transfer/processing.ts';
+} from '../../pipeline/processing.ts';
 import { readFirstBytes, stampBlob } from '../metadata/stamping.ts';
 import * as q from './queries.ts';
 
@@ -218,4 +218,5 @@ export async function runScripts(
   };
 }
 
-addProcessingStep('script', runScripts);
+/** The scripts' step of upload processing (runtime.ts lists it after the metadata step). */
+export const scriptStep: ProcessingStep = { name: 'script', run: runScripts };

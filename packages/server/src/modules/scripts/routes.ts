@@ -1,15 +1,9 @@
 import * as c from '@photorelay/contract/scripts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { defineCommand } from '../../commands/registry.ts';
 import { startCommand } from '../../commands/routes.ts';
 import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
-import { memberForCommand } from '../teams/service.ts';
 import * as scripts from './service.ts';
-
-defineCommand('storescriptfile', async (ctx, run) =>
-  scripts.storeScriptFile(ctx, await memberForCommand(ctx.db, run), c.storeScriptFileBody.parse(run.payload)),
-);
 
 /** Spec §7: GET/DELETE team/project/{id}/script and team/folder/{id}/script; command storescriptfile. */
 export function scriptRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { makeProjectWithServer, makeTeam } from '../../../test/support/factories.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { claimJob } from './queries.ts';
-import { recordUpload } from './service.ts';
+import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
+import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import { claimJob } from './queue.ts';
+import { recordUpload } from './record-upload.ts';
 
 // claimJob's order, driven by hand: the server runs without a worker, so nothing else claims.
 let server: TestServer;

@@ -38,7 +38,7 @@ before(async () => {
     port: 0,
     host: '127.0.0.1',
     pasvRange: [pasv, pasv + 49],
-    tls: loadOrCreateTlsMaterial({ dataDir: work }),
+    tls: await loadOrCreateTlsMaterial({ dataDir: work }),
     maxUploadBytes: 100_000_000,
     backend: agency,
     log,

@@ -41,20 +41,19 @@ export class ProcessingStopped extends Error {
  * The one processing hook, run once per upload before any delivery: the metadata engine and
  * the script runner plug in here. A step returns a new blob or `null` to pass the file on
  * unchanged; a failure keeps the original and is reported in the detail, so nothing is lost.
+ * The steps are a list runtime.ts hands to the worker (and to the test image command), in order.
  */
-export type ProcessingStep = (
-  ctx: AppContext,
-  upload: UploadToProcess,
-  current: ProcessedFile,
-) => Promise<ProcessedFile | null>;
-
-const steps: Array<{ name: string; run: ProcessingStep }> = [];
-
-export function addProcessingStep(name: string, run: ProcessingStep) {
-  steps.push({ name, run });
+export interface ProcessingStep {
+  /** Names the step's entry in the detail when it fails. */
+  name: string;
+  run(ctx: AppContext, upload: UploadToProcess, current: ProcessedFile): Promise<ProcessedFile | null>;
 }
 
-export async function processUpload(ctx: AppContext, upload: UploadToProcess): Promise<ProcessedFile> {
+export async function processUpload(
+  ctx: AppContext,
+  steps: readonly ProcessingStep[],
+  upload: UploadToProcess,
+): Promise<ProcessedFile> {
   let current: ProcessedFile = {
     blobKey: upload.blobKey,
     size: upload.size,

@@ -6,15 +6,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import { type FtpIngest, startFtpIngest } from '../ingest/ftp-server.ts';
-import { type SftpIngest, startSftpIngest } from '../ingest/sftp-server.ts';
-import { TempDirBackend } from '../ingest/temp-dir-backend.test-support.ts';
-import { loadOrCreateTlsMaterial } from '../ingest/tls.ts';
-import {
-  createDestinationClient,
-  type DestinationProtocol,
-  type DestinationSettings,
-} from './destination-client.ts';
+import { type FtpIngest, startFtpIngest } from '../../ingest/ftp-server.ts';
+import { type SftpIngest, startSftpIngest } from '../../ingest/sftp-server.ts';
+import { TempDirBackend } from '../../ingest/temp-dir-backend.test-support.ts';
+import { loadOrCreateTlsMaterial } from '../../ingest/tls.ts';
+import { createDestinationClient } from './connect.ts';
+import type { DestinationProtocol, DestinationSettings } from './destination.ts';
 import { DestinationPool } from './pool.ts';
 import { testDestination } from './test-connection.ts';
 
@@ -54,7 +51,7 @@ before(async () => {
     port: 0,
     host: '127.0.0.1',
     pasvRange: [pasvMin, pasvMin + 99],
-    tls: loadOrCreateTlsMaterial({ dataDir: work }),
+    tls: await loadOrCreateTlsMaterial({ dataDir: work }),
     maxUploadBytes: 50_000_000,
     backend,
     log,

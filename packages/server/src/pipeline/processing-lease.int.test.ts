@@ -6,19 +6,26 @@ import { after, before, test } from 'node:test';
 import { ftpUpload } from '../../test/support/camera.ts';
 import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
-import { addProcessingStep } from './processing.ts';
+import { processingSteps } from '../runtime.ts';
+import type { ProcessingStep } from './processing.ts';
 
 let server: TestServer;
 const runs = new Map<string, number>();
-before(async () => {
-  // A step slower than the 2 s lease, for this test's files only.
-  addProcessingStep('slow-test-step', async (_ctx, upload) => {
+// A step slower than the 2 s lease, for this test's files only.
+const slowStep: ProcessingStep = {
+  name: 'slow-test-step',
+  async run(_ctx, upload) {
     if (!upload.path.includes('SLOW_')) return null;
     runs.set(upload.path, (runs.get(upload.path) ?? 0) + 1);
     await new Promise((resolve) => setTimeout(resolve, 5000));
     return null;
-  });
-  server = await startTestServer({ ALLOW_PRIVATE_NETWORKS: '1', JOB_LEASE_SECONDS: '2' });
+  },
+};
+before(async () => {
+  server = await startTestServer(
+    { ALLOW_PRIVATE_NETWORKS: '1', JOB_LEASE_SECONDS: '2' },
+    { steps: [...processingSteps, slowStep] },
+  );
 });
 after(() => server.stop());
 

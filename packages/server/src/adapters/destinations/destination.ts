@@ -1,18 +1,21 @@
 import type { Readable } from 'node:stream';
-import { assertAllowedHost } from '../net/outbound-guard.ts';
-import { connectFtp } from './ftp-client.ts';
-import { connectSftp } from './sftp-client.ts';
-import type { UploadOptions } from './upload-helpers.ts';
-
-export { DestinationError } from './upload-helpers.ts';
 
 /**
  * One connection to a destination server (an agency's FTP, FTPS or SFTP server), logged in.
  * Uploads go to a temporary name in the target folder and are renamed when complete, so
  * receivers that watch the folder never pick up half a file. Implementations: ftp-client.ts
  * (FTP/FTPS, basic-ftp), sftp-client.ts (ssh2-sftp-client). Connections are reused through
- * pool.ts; a client that failed once should be closed, not reused.
+ * pool.ts; a client that failed once should be closed, not reused. connect.ts makes one.
  */
+
+/** A failure with the destination server's own text (shown to users as is). */
+export class DestinationError extends Error {}
+
+export interface UploadOptions {
+  /** Names the temporary file (see temporaryName); the pipeline passes the job. */
+  tempTag?: string;
+  onProgress?: (bytes: number) => void;
+}
 
 export type DestinationProtocol = 'ftp' | 'ftps' | 'sftp';
 
@@ -52,12 +55,4 @@ export interface DestinationClient {
   /** True once the connection is gone (closed, or failed): the pool drops it. */
   readonly closed: boolean;
   close(): Promise<void>;
-}
-
-/** Checks the host against ALLOW_PRIVATE_NETWORKS, connects and logs in. Errors carry the server's text. */
-export async function createDestinationClient(settings: DestinationSettings): Promise<DestinationClient> {
-  const address = await assertAllowedHost(settings.host, {
-    allowPrivateNetworks: settings.allowPrivateNetworks,
-  });
-  return settings.protocol === 'sftp' ? connectSftp(settings, address) : connectFtp(settings, address);
 }

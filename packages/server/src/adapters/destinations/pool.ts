@@ -1,9 +1,6 @@
 import crypto from 'node:crypto';
-import {
-  createDestinationClient,
-  type DestinationClient,
-  type DestinationSettings,
-} from './destination-client.ts';
+import { createDestinationClient } from './connect.ts';
+import type { DestinationClient, DestinationSettings } from './destination.ts';
 
 /**
  * Connections to destination servers, reused between uploads and limited per server: many

@@ -1,15 +1,14 @@
 import net from 'node:net';
 import type { Readable } from 'node:stream';
 import { Client, FTPError } from 'basic-ftp';
-import type { DestinationClient, DestinationSettings, UploadResult } from './destination-client.ts';
 import {
-  checkFileName,
-  countingSource,
+  type DestinationClient,
   DestinationError,
-  normalizeRemoteDir,
-  temporaryName,
+  type DestinationSettings,
   type UploadOptions,
-} from './upload-helpers.ts';
+  type UploadResult,
+} from './destination.ts';
+import { checkFileName, countingSource, normalizeRemoteDir, temporaryName } from './upload-helpers.ts';
 
 /**
  * FTP and FTPS destinations through basic-ftp. FTPS is explicit TLS (AUTH TLS), the usual kind

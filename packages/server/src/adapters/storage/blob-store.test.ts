@@ -29,7 +29,7 @@ test('stores what arrives in pieces with pauses, byte for byte, with size and SH
   const blob = await store.write(Readable.from(trickle(data, 64 * 1024, 5, 25)));
   assert.equal(blob.size, data.length);
   assert.equal(blob.sha256, sha(data));
-  assert.ok(fs.readFileSync(store.localPath(blob.key)).equals(data));
+  assert.ok((await store.withLocalFile(blob.key, async (file) => fs.readFileSync(file))).equals(data));
   assert.deepEqual(tmpFiles(), []);
 });
 
@@ -49,4 +49,15 @@ test('a stream that breaks off (an aborted upload) leaves nothing behind', async
   }
   await assert.rejects(store.write(Readable.from(broken())), /connection reset/);
   assert.deepEqual(tmpFiles(), []);
+});
+
+test('reads a range of a blob, tells whether one exists, and forgets a removed one', async () => {
+  const data = crypto.randomBytes(100_000);
+  const blob = await store.write(Readable.from([data]));
+  const chunks: Buffer[] = [];
+  for await (const chunk of store.read(blob.key, { start: 10, end: 19 })) chunks.push(chunk as Buffer);
+  assert.ok(Buffer.concat(chunks).equals(data.subarray(10, 20)));
+  assert.equal(await store.exists(blob.key), true);
+  await store.remove(blob.key);
+  assert.equal(await store.exists(blob.key), false);
 });

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { DestinationPool } from '../adapters/destinations/pool.ts';
 import { purgeFinishedCommands } from '../commands/service.ts';
 import type { AppContext } from '../context.ts';
-import * as q from '../modules/jobs/queries.ts';
 import { purgeExpiredTestImages } from '../modules/metadata/test-image.ts';
 import { settleUpload } from '../modules/scripts/settle.ts';
-import { deliverToProject, deliverToServer, PermanentDeliveryError } from './deliver.ts';
-import { notifyJobGaveUp } from './notify.ts';
-import { DestinationPool } from './pool.ts';
-import { ProcessingStopped, processUpload } from './processing.ts';
+import { deliverToProject, deliverToServer, PermanentDeliveryError } from './delivery.ts';
+import { notifyJobGaveUp } from './failure-notice.ts';
+import { type ProcessingStep, ProcessingStopped, processUpload } from './processing.ts';
+import * as q from './queue.ts';
+import { purgeExpiredUploads } from './retention.ts';
 
 /** About 15 s, 1 min, 5 min, 15 min, then hourly; a job fails for good after 10 tries. */
 export const retryDelaysSeconds = [15, 60, 300, 900];
@@ -16,6 +17,8 @@ const testImagePurgeMs = 60_000;
 export const retryDelay = (tryNumber: number) => retryDelaysSeconds[tryNumber - 1] ?? 3600;
 
 export interface WorkerOptions {
+  /** Run once per upload before its deliveries, in this order (runtime.ts lists them). */
+  steps: readonly ProcessingStep[];
   concurrency: number;
   leaseSeconds: number;
   retentionDays: number;
@@ -68,15 +71,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       },
       (options.leaseSeconds * 1000) / 3,
     );
-    const result = await processUpload(ctx, {
-      id: upload.id,
-      teamId: upload.team_id,
-      projectId: upload.project_id,
-      path: upload.path,
-      blobKey: upload.blob_key,
-      size: Number(upload.size),
-      sha256: upload.sha256,
-    })
+    const result = await processUpload(ctx, options.steps, upload)
       .catch((error: unknown) => {
         if (error instanceof ProcessingStopped) return error;
         throw error;
@@ -106,7 +101,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       (options.leaseSeconds * 1000) / 3,
     );
     try {
-      if (job.dest_project_id !== null) {
+      if (job.destProjectId !== null) {
         await deliverToProject(ctx, job, workerId, started);
       } else {
         const sent = await deliverToServer(ctx, pool, job);
@@ -114,7 +109,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const tryNumber = job.trynumber + 1;
+      const tryNumber = job.tryNumber + 1;
       const gaveUp = error instanceof PermanentDeliveryError || tryNumber >= maxTries;
       await q.markJobFailedTry(ctx.db, job.id, workerId, {
         state: gaveUp ? 'failed' : 'scheduled',
@@ -166,19 +161,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
   async function purgeExpiredNow() {
     await purgeExpiredTestImages(ctx, { all: true });
     await purgeFinishedCommands(ctx);
-    const before = new Date(Date.now() - options.retentionDays * 24 * 3600_000);
-    for (;;) {
-      const expired = await q.listExpiredUploads(ctx.db, before, 500);
-      if (expired.length === 0) return;
-      await q.deleteUploads(
-        ctx.db,
-        expired.map((u) => u.id),
-      );
-      const keys = new Set(
-        expired.flatMap((u) => [u.blob_key, u.processed_blob_key]).filter((k): k is string => k !== null),
-      );
-      await Promise.all([...keys].map((k) => ctx.blobs.remove(k)));
-    }
+    await purgeExpiredUploads(ctx, options.retentionDays);
   }
 
   // New work arrives through wake(); the timer finds retries that became due and expired leases.

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { ftpUpload } from '../../test/support/camera.ts';
 import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import { processingSteps } from '../runtime.ts';
 import { maxTries, retryDelay } from './worker.ts';
 
 let server: TestServer;
@@ -156,11 +158,13 @@ test('retention purges finished uploads, their jobs and files; waiting ones stay
     .where('path', '=', 'OLD.JPG')
     .executeTakeFirstOrThrow();
   await db.updateTable('jobs').set({ state: 'failed' }).where('upload_id', '=', old.id).execute();
-  const file = server.running.ctx.blobs.localPath(old.blob_key);
+  // Where the local blob store keeps it.
+  const file = path.join(server.running.ctx.config.DATA_DIR, 'files', old.blob_key);
   const { default: fs } = await import('node:fs');
   assert.ok(fs.existsSync(file));
 
   const worker = (await import('./worker.ts')).startPipelineWorker(server.running.ctx, {
+    steps: processingSteps,
     concurrency: 1,
     leaseSeconds: 30,
     retentionDays: 1,

@@ -1,9 +1,9 @@
 import path from 'node:path/posix';
+import type { DestinationPool } from '../adapters/destinations/pool.ts';
 import type { AppContext } from '../context.ts';
 import { decryptSecret } from '../crypto/secrets.ts';
-import { type ClaimedJob, markJobSucceeded } from '../modules/jobs/queries.ts';
-import { recordUpload } from '../modules/jobs/service.ts';
-import type { DestinationPool } from './pool.ts';
+import { type ClaimedJob, markJobSucceeded } from './queue.ts';
+import { recordUpload } from './record-upload.ts';
 
 /** A failure that retrying cannot fix (the destination is gone). */
 export class PermanentDeliveryError extends Error {}
@@ -14,7 +14,7 @@ export async function deliverToServer(ctx: AppContext, pool: DestinationPool, jo
   if (!server) throw new PermanentDeliveryError('The FTP server was deleted');
   if (!server.linked) throw new PermanentDeliveryError('The FTP server was removed from the project');
   // The project's override path, else the server's path, plus the folder the camera uploaded into.
-  const base = server.override_path ?? server.path;
+  const base = server.overridePath ?? server.path;
   const subfolder = path.dirname(job.path) === '.' ? '' : path.dirname(job.path);
   const remoteDir = [base.replace(/\/+$/, ''), subfolder].filter((p) => p !== '').join('/');
   const settings = {
@@ -22,15 +22,15 @@ export async function deliverToServer(ctx: AppContext, pool: DestinationPool, jo
     host: server.host,
     port: server.port ?? undefined,
     username: server.username,
-    password: decryptSecret(ctx.config.secretKey, server.password_enc),
+    password: decryptSecret(ctx.config.secretKey, server.passwordEnc),
     allowPrivateNetworks: ctx.config.ALLOW_PRIVATE_NETWORKS,
   };
   const result = await pool.use(
-    { id: server.id, settings, maxConnections: server.max_connections },
+    { id: server.id, settings, maxConnections: server.maxConnections },
     (client) =>
-      client.upload(ctx.blobs.localPath(job.processed_blob_key), remoteDir, job.filename, {
-        tempTag: `job${job.id}`,
-      }),
+      ctx.blobs.withLocalFile(job.processedBlobKey, (file) =>
+        client.upload(file, remoteDir, job.filename, { tempTag: `job${job.id}` }),
+      ),
   );
   return { remoteDir, bytes: result.bytes, ms: result.ms };
 }
@@ -40,24 +40,24 @@ export async function deliverToServer(ctx: AppContext, pool: DestinationPool, jo
  * scripts and destinations apply). Recording it and finishing this job is one transaction.
  */
 export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerId: string, started: number) {
-  const blobKey = await ctx.blobs.duplicate(job.processed_blob_key);
+  const blobKey = await ctx.blobs.duplicate(job.processedBlobKey);
   try {
     await ctx.db.transaction().execute(async (trx) => {
       const recorded = await recordUpload(trx, {
-        projectId: job.dest_project_id ?? -1,
+        projectId: job.destProjectId ?? -1,
         // Under the name a script gave it (file.name), in the camera's folder.
         path: path.dirname(job.path) === '.' ? job.filename : `${path.dirname(job.path)}/${job.filename}`,
-        size: job.processed_size,
-        sha256: job.processed_sha256,
+        size: job.processedSize,
+        sha256: job.processedSha256,
         blobKey,
         protocol: 'project',
         remoteAddress: null,
         chain: job.chain,
-        sourceUploadId: job.upload_id,
+        sourceUploadId: job.uploadId,
       });
       if (!recorded) throw new PermanentDeliveryError('The destination project was deleted');
       const done = await markJobSucceeded(trx, job, workerId, Date.now() - started, {
-        project: job.dest_project_id,
+        project: job.destProjectId,
       });
       if (!done) throw new Error('lease lost');
     });

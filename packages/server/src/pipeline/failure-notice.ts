@@ -1,22 +1,23 @@
 import type { AppContext } from '../context.ts';
-import * as q from '../modules/jobs/queries.ts';
+import * as q from './failure-notice-queries.ts';
+import type { ClaimedJob } from './queue.ts';
 
 /**
  * When a job gives up, the project's owners and operators get a mail naming the files and the
  * error: at most one per destination per hour (the next one lists everything failed since).
  */
-export async function notifyJobGaveUp(ctx: AppContext, job: q.ClaimedJob, error: string) {
-  const destination = job.ftp_server_id ? `ftpserver:${job.ftp_server_id}` : `project:${job.dest_project_id}`;
-  if (!(await q.claimFailureNotice(ctx.db, job.project_id, destination))) return;
+export async function notifyJobGaveUp(ctx: AppContext, job: ClaimedJob, error: string) {
+  const destination = job.ftpServerId ? `ftpserver:${job.ftpServerId}` : `project:${job.destProjectId}`;
+  if (!(await q.claimFailureNotice(ctx.db, job.projectId, destination))) return;
 
   const [project, recipients, failed] = await Promise.all([
-    q.findProjectName(ctx.db, job.project_id),
-    q.listNotifiedMembers(ctx.db, job.team_id),
+    q.findProjectName(ctx.db, job.projectId),
+    q.listNotifiedMembers(ctx.db, job.teamId),
     q.listRecentlyFailed(ctx.db, job),
   ]);
   const target = failed[0]?.ftpservername ?? failed[0]?.destprojectname ?? destination;
   const files = failed.map((f) => `- ${f.path}`).join('\n') || `- ${job.path}`;
-  const link = `${ctx.config.publicUrl}/project/protocol?id=${job.project_id}`;
+  const link = `${ctx.config.publicUrl}/project/protocol?id=${job.projectId}`;
   for (const r of recipients) {
     const de = r.language === 'de';
     await ctx.mailer

@@ -1,11 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { type Readable, Transform } from 'node:stream';
+import { DestinationError } from './destination.ts';
 
 /** Helpers shared by the FTP and SFTP destination clients. */
-
-/** A failure with the destination server's own text (shown to users as is). */
-export class DestinationError extends Error {}
 
 // Control characters would end an FTP command early (CRLF injection) and make no sense in SFTP either.
 const CONTROL = /\p{Cc}/u;
@@ -44,12 +42,6 @@ export function temporaryName(fileName: string, tag?: string): string {
 
 /** Whether a file name is one temporaryName made (a delivery not yet renamed into place). */
 export const isTemporaryName = (name: string) => /^\..+\.[A-Za-z0-9-]{1,40}\.part$/.test(name);
-
-export interface UploadOptions {
-  /** Names the temporary file (see temporaryName); the pipeline passes the job. */
-  tempTag?: string;
-  onProgress?: (bytes: number) => void;
-}
 
 /** Streams the source through a byte counter (no whole files in memory). */
 export function countingSource(

@@ -2,14 +2,21 @@
 // project is stamped with the project's template before delivery; other files pass unchanged.
 // A MetadataError is thrown on: processing.ts then keeps the original file and records the error.
 import { isJpeg, isMetadataError } from '@photorelay/xmp/index';
-import { addProcessingStep } from '../../transfer/processing.ts';
-import { getHoldSetting, holdJobsOfUpload } from './queries.ts';
-import { loadStampOptions, loadTemplate, readFirstBytes, stampBlob } from './stamping.ts';
+import type { AppContext } from '../context.ts';
+import { getHoldSetting, holdJobsOfUpload } from '../modules/metadata/queries.ts';
+import { loadStampOptions, loadTemplate, readFirstBytes, stampBlob } from '../modules/metadata/stamping.ts';
+import type { ProcessedFile, ProcessingStep, UploadToProcess } from './processing.ts';
 
 /** Job details stay small even for a file that produces a warning per segment. */
 const maxWarnings = 50;
 
-addProcessingStep('metadata', async (ctx, upload, current) => {
+export const metadataStep: ProcessingStep = { name: 'metadata', run: stampUpload };
+
+async function stampUpload(
+  ctx: AppContext,
+  upload: UploadToProcess,
+  current: ProcessedFile,
+): Promise<ProcessedFile | null> {
   const { template, active } = await loadTemplate(ctx.db, upload.teamId, upload.projectId);
   if (active === 0) return null;
   if (!isJpeg(await readFirstBytes(ctx, current.blobKey, 3))) {
@@ -46,4 +53,4 @@ addProcessingStep('metadata', async (ctx, upload, current) => {
       },
     },
   };
-});
+}

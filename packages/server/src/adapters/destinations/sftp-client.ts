@@ -2,15 +2,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Client as SshClient } from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
-import type { DestinationClient, DestinationSettings, UploadResult } from './destination-client.ts';
 import {
-  checkFileName,
-  countingSource,
+  type DestinationClient,
   DestinationError,
-  normalizeRemoteDir,
-  temporaryName,
+  type DestinationSettings,
   type UploadOptions,
-} from './upload-helpers.ts';
+  type UploadResult,
+} from './destination.ts';
+import { checkFileName, countingSource, normalizeRemoteDir, temporaryName } from './upload-helpers.ts';
 
 /**
  * SFTP destinations through ssh2-sftp-client. Host keys are accepted without checking: the

@@ -12,9 +12,15 @@ export interface BlobStore {
     data: Readable,
     options?: { maxBytes?: number },
   ): Promise<{ key: string; size: number; sha256: string }>;
-  read(key: string): Readable;
-  /** A local path for adapters that want one (FTP clients upload from a file). */
-  localPath(key: string): string;
+  /** Streams a blob, or the bytes `start` to `end` (inclusive) of it. */
+  read(key: string, range?: { start: number; end: number }): Readable;
+  /**
+   * Runs `use` with the path of a local file holding the blob, for tools that read a path (the
+   * SFTP client's parallel reads, a re-sent FTP upload). The file is read-only to `use` and only
+   * valid until it settles: the local store hands over its own file, a remote store a temp copy.
+   */
+  withLocalFile<T>(key: string, use: (file: string) => Promise<T>): Promise<T>;
+  exists(key: string): Promise<boolean>;
   /** A second key for the same content (a hard link: no copy). */
   duplicate(key: string): Promise<string>;
   remove(key: string): Promise<void>;
@@ -63,8 +69,13 @@ export function createLocalBlobStore(root: string): BlobStore {
       await dir.sync().finally(() => dir.close());
       return { key, size: file.size, sha256: file.sha256() };
     },
-    read: (key) => fs.createReadStream(keyPath(key), { highWaterMark: readChunkBytes }),
-    localPath: keyPath,
+    read: (key, range) => fs.createReadStream(keyPath(key), { highWaterMark: readChunkBytes, ...range }),
+    withLocalFile: (key, use) => use(keyPath(key)),
+    exists: (key) =>
+      fsp.access(keyPath(key)).then(
+        () => true,
+        () => false,
+      ),
     async duplicate(key) {
       const copy = newKey();
       await fsp.mkdir(path.dirname(keyPath(copy)), { recursive: true });

@@ -1,4 +1,5 @@
-import { createDestinationClient, type DestinationSettings } from './destination-client.ts';
+import { createDestinationClient } from './connect.ts';
+import type { DestinationSettings } from './destination.ts';
 
 /**
  * The FTP server page's 'Test' command: connect, log in, enter the path, list it. Resolves
