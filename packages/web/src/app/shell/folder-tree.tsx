@@ -32,9 +32,8 @@ import {
 } from '../../api/folders.ts';
 import { useDeleteFtpServer, useRenameFtpServer } from '../../api/ftpservers.ts';
 import { useDeleteProject, useRenameProject } from '../../api/projects.ts';
-import { ConfirmDialog } from '../confirm-dialog.tsx';
-import { showsNode } from './node-route.ts';
-import { TreeContext, TreeItem, type TreeState, useNodeLabel } from './tree-item.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { showsNode } from '../../ui/tree/node-route.ts';
 import {
   ancestorKeys,
   type ItemKind,
@@ -43,7 +42,8 @@ import {
   renameValue,
   type TreeAction,
   treeActions,
-} from './tree-rules.ts';
+} from '../../ui/tree/tree-rules.ts';
+import { TreeContext, TreeItem, type TreeState, useNodeLabel } from './tree-item.tsx';
 
 const actionIcons: Record<TreeAction, ReactNode> = {
   newProject: <PostAddOutlinedIcon fontSize="small" />,

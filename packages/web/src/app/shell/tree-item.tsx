@@ -22,8 +22,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import type { FolderNode } from '../../api/folders.ts';
-import { nodeRoute, showsNode } from './node-route.ts';
-import { itemKind, nameLimit, treeActions } from './tree-rules.ts';
+import { nodeRoute, showsNode } from '../../ui/tree/node-route.ts';
+import { itemKind, nameLimit, treeActions } from '../../ui/tree/tree-rules.ts';
 
 const icons: Record<string, ReactNode> = {
   projects: <PhotoLibraryOutlinedIcon fontSize="small" />,

@@ -31,12 +31,12 @@ import {
   useSaveFtpServer,
   useTestFtpServer,
 } from '../../api/ftpservers.ts';
-import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
-import { describeError } from '../../app/errors/report-error.ts';
-import { ItemPath } from '../../app/item-path.tsx';
-import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../app/page.tsx';
-import { useCurrentTeam } from '../../app/session.ts';
-import { findNode } from '../../app/shell/tree-rules.ts';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { ItemPath } from '../../ui/item-path.tsx';
+import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
+import { describeError } from '../../ui/report-error.ts';
+import { useCurrentTeam } from '../../ui/session.ts';
+import { findNode } from '../../ui/tree/tree-rules.ts';
 import {
   checkForm,
   defaultPort,

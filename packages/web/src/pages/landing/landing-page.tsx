@@ -12,9 +12,9 @@ import { Box, Button, Card, CardContent, Container, Grid, Stack, Typography } fr
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { LoginForm } from '../../app/login-form.tsx';
-import { useDocumentTitle } from '../../app/page.tsx';
-import { brand } from '../../app/theme.ts';
+import { brand } from '../../ui/brand.ts';
+import { LoginForm } from '../../ui/login-form.tsx';
+import { useDocumentTitle } from '../../ui/page.tsx';
 
 const highlights = ['fast', 'metadata', 'delivery', 'germany'] as const;
 

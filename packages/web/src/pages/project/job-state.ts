@@ -4,7 +4,7 @@
 // file again, it is not sent twice); rejected (with the script's reason) and skipped by a script;
 // anything else UNKNOWN.
 import type { Job } from '../../api/jobs.ts';
-import { formatTime, formatTimeUntil } from '../../app/format.ts';
+import { formatTime, formatTimeUntil } from '../../ui/format.ts';
 
 export type JobTone = 'info' | 'progress' | 'error' | 'success' | 'neutral';
 

@@ -19,9 +19,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useFolderTree } from '../../api/folders.ts';
 import { useCreateProject } from '../../api/projects.ts';
-import { PageContainer, PageHeader } from '../../app/page.tsx';
-import { useCurrentTeam } from '../../app/session.ts';
-import { findNode } from '../../app/shell/tree-rules.ts';
+import { PageContainer, PageHeader } from '../../ui/page.tsx';
+import { useCurrentTeam } from '../../ui/session.ts';
+import { findNode } from '../../ui/tree/tree-rules.ts';
 import { projectNameProblem } from './project-name.ts';
 
 export function NewProjectPage() {

@@ -7,10 +7,10 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useRequestPasswordReset } from '../../api/account.ts';
 import { ApiError } from '../../api/client.ts';
-import { AuthCard, StatusCard } from '../../app/page.tsx';
-import { useFormFields } from '../../app/use-form-fields.ts';
-import { validateEmail } from '../../app/validation.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { AuthCard, StatusCard } from '../../ui/page.tsx';
+import { useFormFields } from '../../ui/use-form-fields.ts';
+import { validateEmail } from '../../ui/validation.ts';
 
 function EmailSent() {
   const { t } = useTranslation('recover');

@@ -9,10 +9,10 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useResetPassword } from '../../api/account.ts';
 import { ApiError } from '../../api/client.ts';
-import { AuthCard, StatusCard } from '../../app/page.tsx';
-import { useCompleteLogin } from '../../app/session.ts';
-import { useFormFields } from '../../app/use-form-fields.ts';
-import { hasErrors, validatePassword, validateRepeat } from '../../app/validation.ts';
+import { AuthCard, StatusCard } from '../../ui/page.tsx';
+import { useCompleteLogin } from '../../ui/session.ts';
+import { useFormFields } from '../../ui/use-form-fields.ts';
+import { hasErrors, validatePassword, validateRepeat } from '../../ui/validation.ts';
 
 export function ResetPasswordPage() {
   const { t } = useTranslation('resetPassword');

@@ -10,16 +10,16 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useRegister } from '../../api/account.ts';
 import { ApiError } from '../../api/client.ts';
-import { AuthCard, StatusCard } from '../../app/page.tsx';
-import { useFormFields } from '../../app/use-form-fields.ts';
+import { currentLanguage } from '../../i18n/i18n.ts';
+import { AuthCard, StatusCard } from '../../ui/page.tsx';
+import { useFormFields } from '../../ui/use-form-fields.ts';
 import {
   hasErrors,
   validateEmail,
   validatePassword,
   validateRepeat,
   validateRequired,
-} from '../../app/validation.ts';
-import { currentLanguage } from '../../i18n/i18n.ts';
+} from '../../ui/validation.ts';
 
 type SignupProblem = 'userAlreadyExists' | 'tooManyRequests' | 'sendMailFailed' | 'somethingWrong';
 

@@ -40,9 +40,9 @@ import {
   type XmpProperty,
   type XmpValues,
 } from '../../../api/metadata.ts';
-import { ConfirmDialog } from '../../../app/confirm-dialog.tsx';
-import { useDebugMode } from '../../../app/debug-mode.ts';
-import { StatusPanel } from '../../../app/page.tsx';
+import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
+import { useDebugMode } from '../../../ui/debug-mode.ts';
+import { StatusPanel } from '../../../ui/page.tsx';
 import type { MetadataEditorStore } from './editor-store.ts';
 import { errorText } from './error-text.ts';
 import { saveTextFile } from './files.ts';

@@ -4,7 +4,7 @@ import { Breadcrumbs, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useFolderTree } from '../api/folders.ts';
-import { ancestorKeys, findNode } from './shell/tree-rules.ts';
+import { ancestorKeys, findNode } from './tree/tree-rules.ts';
 
 /** `nodeKey` is the tree key of the item: 'project-7', 'ftpserver-3', 'folder-12'. */
 export function ItemPath({ teamUuid, nodeKey }: { teamUuid: string; nodeKey: string }) {
