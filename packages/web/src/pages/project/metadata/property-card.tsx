@@ -16,7 +16,8 @@ import { useTranslation } from 'react-i18next';
 import { useSetXmpMode, type XmpMode, type XmpProperty } from '../../../api/metadata.ts';
 import { useMetadata } from './metadata-context.tsx';
 import { modeOptions } from './metadata-model.ts';
-import { FieldEditor, titleOf, typeName } from './value-inputs.tsx';
+import { titleOf, typeName } from './value-input.tsx';
+import { FieldEditor } from './value-inputs.tsx';
 
 /** Accent per mode, so the active properties stand out while scrolling. */
 const modeColors: Record<XmpMode, string> = {
