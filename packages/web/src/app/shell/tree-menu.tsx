@@ -12,8 +12,8 @@ import { Divider, ListItemIcon, ListItemText, Menu, MenuItem, Typography } from 
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FolderNode } from '../../api/folders.ts';
+import { useNodeLabel } from '../../ui/tree/node-label.ts';
 import { type TreeAction, treeActions } from '../../ui/tree/tree-rules.ts';
-import { useNodeLabel } from './tree-item.tsx';
 
 const actionIcons: Record<TreeAction, ReactNode> = {
   newProject: <PostAddOutlinedIcon fontSize="small" />,

@@ -14,6 +14,7 @@ import {
 } from '../../api/folders.ts';
 import { useDeleteFtpServer, useRenameFtpServer } from '../../api/ftpservers.ts';
 import { useDeleteProject, useRenameProject } from '../../api/projects.ts';
+import { useNodeLabel } from '../../ui/tree/node-label.ts';
 import { showsNode } from '../../ui/tree/node-route.ts';
 import {
   type ItemKind,
@@ -23,7 +24,7 @@ import {
   type TreeAction,
   treeActions,
 } from '../../ui/tree/tree-rules.ts';
-import { type TreeState, useNodeLabel } from './tree-item.tsx';
+import type { TreeState } from './tree-item.tsx';
 import type { MenuState } from './tree-menu.tsx';
 
 export function useTreeActions({

@@ -9,7 +9,7 @@ import { type FolderNode, useFolderTree } from '../../api/folders.ts';
 import { CardHeading } from '../../ui/card-heading.tsx';
 import { findNode } from '../../ui/tree/tree-rules.ts';
 
-type Step = { key: string; done: boolean; to: string | null };
+type Step = { key: 'project' | 'camera' | 'server' | 'picture'; done: boolean; to: string | null };
 
 export function FirstSteps({ teamUuid }: { teamUuid: string }) {
   const { t } = useTranslation('dashboard');

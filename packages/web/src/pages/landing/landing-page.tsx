@@ -18,18 +18,18 @@ import { useDocumentTitle } from '../../ui/page.tsx';
 
 const highlights = ['fast', 'metadata', 'delivery', 'germany'] as const;
 
-const features: { key: string; icon: ReactNode }[] = [
+const features = [
   { key: 'ingest', icon: <CloudUploadOutlinedIcon /> },
   { key: 'metadata', icon: <LocalOfferOutlinedIcon /> },
   { key: 'delivery', icon: <SendOutlinedIcon /> },
   { key: 'calendar', icon: <CalendarMonthOutlinedIcon /> },
-];
+] as const satisfies readonly { key: string; icon: ReactNode }[];
 
-const steps: { key: string; icon: ReactNode }[] = [
+const steps = [
   { key: 'shoot', icon: <PhotoCameraOutlinedIcon /> },
   { key: 'stamp', icon: <BoltOutlinedIcon /> },
   { key: 'deliver', icon: <SendOutlinedIcon /> },
-];
+] as const satisfies readonly { key: string; icon: ReactNode }[];
 
 function Hero() {
   const { t } = useTranslation('landing');

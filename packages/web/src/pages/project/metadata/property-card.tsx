@@ -56,7 +56,7 @@ function ModeSelect({ property, mode }: { property: XmpProperty; mode: XmpMode }
                   flexShrink: 0,
                 }}
               />
-              <span>{t(`modes.${value as string}`)}</span>
+              <span>{t(`modes.${value as XmpMode | 'off'}`)}</span>
             </Stack>
           ),
           MenuProps: { slotProps: { paper: { sx: { maxWidth: 320 } } } },

@@ -7,6 +7,7 @@ import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
 import { Box, CircularProgress, IconButton, InputAdornment, TextField, Tooltip } from '@mui/material';
 import { keyframes } from '@mui/material/styles';
 import { limits } from '@photorelay/contract/limits';
+import type { TFunction } from 'i18next';
 import {
   type ChangeEvent,
   createContext,
@@ -71,7 +72,7 @@ export const titleOf = (def: Pick<XmpFieldDef, 'title'>, language: 'en' | 'de') 
   def.title[language] || def.title.en;
 
 /** 'bag', or 'bag of structures' for an array of structures (debug mode). */
-export const typeName = (def: XmpFieldDef, t: (key: string, options?: Record<string, unknown>) => string) =>
+export const typeName = (def: XmpFieldDef, t: TFunction<'metadataTab'>) =>
   def.arrayOfStructures ? t('debug.arrayOfStructures', { type: def.type }) : def.type;
 
 function StatusIcon({ status }: { status: FieldStatus | undefined }) {
