@@ -178,8 +178,7 @@ export function SignupPage() {
               autoComplete="email"
               required
               disabled={invitation}
-              // The invited address is fixed: shown, not registered (a disabled input has no value).
-              {...(invitation ? { value: form.getValues('email') } : field('email'))}
+              {...field('email')}
               slotProps={{
                 htmlInput: {
                   maxLength: limits.emailField,
