@@ -4,37 +4,19 @@ import AddIcon from '@mui/icons-material/Add';
 import { Box, Button, Grid, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDeleteXmpValue, type ValueSlot } from '../../../api/metadata.ts';
-import { nestedContainer } from './editor-store.ts';
-import { useAddedItems, useMetadata } from './metadata-context.tsx';
-import {
-  childIds,
-  indexedId,
-  itemPositions,
-  nestedIndexes,
-  nextIndex,
-  uniqueSorted,
-} from './metadata-model.ts';
+import { useListItems } from './list-items.ts';
+import { useMetadata } from './metadata-context.tsx';
+import { nextIndex } from './metadata-model.ts';
 import { type FieldProps, KeepItem, RemoveValueButton, titleOf, ValueInput } from './value-input.tsx';
 
 export function ArrayInputs({ def, parentIds, position, disabled }: FieldProps) {
   const { t } = useTranslation('metadataTab');
-  const { values, store, language, teamUuid, projectId } = useMetadata();
-  const remove = useDeleteXmpValue(teamUuid, projectId);
+  const { store, language } = useMetadata();
+  const { nested, containerIds, container, all, slotOf, removeItem } = useListItems(def, parentIds, position);
   const [focus, setFocus] = useState<number>();
   const title = titleOf(def, language);
-  const nested = parentIds !== undefined;
-  const containerIds = nested ? childIds(parentIds, def.id) : def.id;
-  const container = nested ? nestedContainer(containerIds, position ?? 0) : def.id;
-  const stored = nested
-    ? nestedIndexes(values.xmpvalues, containerIds, position ?? 0)
-    : itemPositions(values.xmpvalues, def);
-  const added = useAddedItems(container);
-  const all = uniqueSorted([...stored, ...added]);
   // An empty list still shows one input, so the first value can be typed at once.
   const shown = all.length > 0 ? all : [0];
-  const slotOf = (index: number): ValueSlot =>
-    nested ? { ids: indexedId(containerIds, index), position } : { ids: def.id, position: index };
   const ordered = def.type === 'seq';
   const wide = def.valueFormat === 'uri' || def.valueFormat === 'url';
   const itemSize = ordered ? 12 : wide || nested ? { xs: 12, md: 6 } : { xs: 12, sm: 6, md: 4 };
@@ -44,11 +26,6 @@ export function ArrayInputs({ def, parentIds, position, disabled }: FieldProps) 
     const next = nextIndex(shown);
     store.addItem(container, next);
     setFocus(next);
-  };
-  const removeItem = (index: number) => {
-    const slot = slotOf(index);
-    store.discard(slot, { container, index });
-    if (stored.includes(index)) remove.mutate(slot);
   };
 
   return (

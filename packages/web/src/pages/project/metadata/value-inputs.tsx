@@ -6,19 +6,12 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlineOutlined';
 import { Box, Button, Grid, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { useDeleteXmpValue, type XmpFieldDef } from '../../../api/metadata.ts';
+import type { XmpFieldDef } from '../../../api/metadata.ts';
 import { AltInputs } from './alt-inputs.tsx';
 import { ArrayInputs } from './array-inputs.tsx';
-import { nestedContainer } from './editor-store.ts';
-import { useAddedItems, useMetadata } from './metadata-context.tsx';
-import {
-  childIds,
-  indexedId,
-  itemPositions,
-  nestedIndexes,
-  nextIndex,
-  uniqueSorted,
-} from './metadata-model.ts';
+import { useListItems } from './list-items.ts';
+import { useMetadata } from './metadata-context.tsx';
+import { childIds, nextIndex } from './metadata-model.ts';
 import { type FieldProps, KeepItem, longTexts, titleOf, typeName, ValueInput } from './value-input.tsx';
 
 /** The editor of any catalog field, by its type. */
@@ -105,32 +98,8 @@ function StructureFields({
 
 function StructureItems({ def, parentIds, position, disabled }: FieldProps) {
   const { t } = useTranslation('metadataTab');
-  const { values, store, teamUuid, projectId } = useMetadata();
-  const remove = useDeleteXmpValue(teamUuid, projectId);
-  const nested = parentIds !== undefined;
-  const containerIds = nested ? childIds(parentIds, def.id) : def.id;
-  const container = nested ? nestedContainer(containerIds, position ?? 0) : def.id;
-  const stored = nested
-    ? nestedIndexes(values.xmpvalues, containerIds, position ?? 0)
-    : itemPositions(values.xmpvalues, def);
-  const added = useAddedItems(container);
-  const all = uniqueSorted([...stored, ...added]);
-
-  // Top level: the item is the property's position. Nested: an index on the array's own id.
-  const itemOf = (index: number) =>
-    nested
-      ? {
-          ids: indexedId(containerIds, index),
-          position,
-          slot: { ids: indexedId(containerIds, index), position },
-        }
-      : { ids: def.id, position: index, slot: { ids: def.id, position: index } };
-
-  const removeItem = (index: number) => {
-    const { slot } = itemOf(index);
-    store.discard(slot, { container, index });
-    if (stored.includes(index)) remove.mutate(slot);
-  };
+  const { store } = useMetadata();
+  const { nested, containerIds, container, all, slotOf, removeItem } = useListItems(def, parentIds, position);
 
   return (
     <Stack spacing={1.25}>
@@ -140,7 +109,7 @@ function StructureItems({ def, parentIds, position, disabled }: FieldProps) {
         </Typography>
       )}
       {all.map((index, order) => {
-        const item = itemOf(index);
+        const item = slotOf(index);
         return (
           <Box
             key={index}
