@@ -80,6 +80,10 @@ export type FormState = {
 
 export type FormOptions = { passwordSet: boolean; stored?: FtpServerForm | null };
 
+/** A password is stored but the connection changed: it must be typed again. */
+export const passwordAgainFor = (form: FtpServerForm, options: FormOptions) =>
+  options.passwordSet && connectionChanged(form, options.stored ?? null);
+
 /** A stored password is kept unless the connection changed; without one a password is required. */
 const needsPassword = (form: FtpServerForm, options: FormOptions) =>
   !options.passwordSet || connectionChanged(form, options.stored ?? null);
@@ -113,7 +117,7 @@ export function checkForm(form: FtpServerForm, options: FormOptions): FormState 
   const problem = (field: keyof FtpServerForm) => issues.find((issue) => issue.path[0] === field)?.message;
   return {
     valid: result.success,
-    passwordAgain: options.passwordSet && connectionChanged(form, options.stored ?? null),
+    passwordAgain: passwordAgainFor(form, options),
     port: problem('port') ? 'portInvalid' : null,
     maxConnections: problem('maxConnections') ? 'maxConnectionsInvalid' : null,
     missing: (['name', 'host', 'username', 'password'] as const).filter(

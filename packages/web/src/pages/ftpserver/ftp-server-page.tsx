@@ -40,12 +40,12 @@ import { useCurrentTeam } from '../../ui/session.ts';
 import { findNode } from '../../ui/tree/tree-rules.ts';
 import { useSchemaForm } from '../../ui/use-schema-form.ts';
 import {
-  connectionChanged,
   defaultPort,
   emptyForm,
   type FtpServerForm,
   formOf,
   ftpServerFormSchema,
+  passwordAgainFor,
   toBody,
   toTestBody,
 } from './ftp-server-form.ts';
@@ -78,10 +78,10 @@ function ServerForm({
   const { form: rhf, input, field } = useSchemaForm(schema, stored ?? emptyForm);
   const form = useWatch({ control: rhf.control }) as FtpServerForm;
   const { errors, isValid } = rhf.formState;
-  const passwordAgain = passwordSet && connectionChanged(form, stored);
+  const passwordAgain = passwordAgainFor(form, { passwordSet, stored });
   const saving = create.isPending || save.isPending;
 
-  // The password's rule follows host, port, protocol and user name (a stored one is kept while they stay).
+  // Host, port, protocol and user name check the password again (deps): a stored one is kept while they stay.
   const password = field('password');
 
   const runTest = () => {
