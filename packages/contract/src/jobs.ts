@@ -39,5 +39,9 @@ export const summaryRow = z.object({
   /** Issue 15: deliveries of pictures that could not be stamped, held or sent unstamped. */
   heldjobcount: z.number().optional(),
   unstampedjobcount: z.number().optional(),
+  /** Issue 16: jobs waiting for a retry after a failed try, the newest error, and whether the destination is failing now. */
+  retryingjobcount: z.number().optional(),
+  lasterror: z.string().nullable().optional(),
+  failing: z.boolean().optional(),
 });
 export const postSummaryResponse = z.object({ summary: z.array(summaryRow) });

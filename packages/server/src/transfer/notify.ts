@@ -14,7 +14,8 @@ export async function notifyJobGaveUp(ctx: AppContext, job: q.ClaimedJob, error:
     q.listNotifiedMembers(ctx.db, job.team_id),
     q.listRecentlyFailed(ctx.db, job),
   ]);
-  const target = failed[0]?.ftpservername ?? failed[0]?.destprojectname ?? destination;
+  // The name the job was made with: it stays when the server or project is renamed or gone.
+  const target = job.ftpservername ?? job.destprojectname ?? failed[0]?.ftpservername ?? destination;
   const files = failed.map((f) => `- ${f.path}`).join('\n') || `- ${job.path}`;
   const link = `${ctx.config.publicUrl}/project/protocol?id=${job.project_id}`;
   for (const r of recipients) {

@@ -18,7 +18,15 @@ export type JobSummaryRow = {
   /** Issue 15: deliveries of pictures that could not be stamped, held back or sent unstamped. */
   heldjobcount?: number;
   unstampedjobcount?: number;
+  /** Issue 16: jobs waiting for a retry after a failed try, the newest error, failing now. */
+  retryingjobcount?: number;
+  lasterror?: string | null;
+  failing?: boolean;
 };
+
+/** Projects with a destination that is failing now (the tree's badge). */
+export const failingProjects = (rows: readonly JobSummaryRow[]) =>
+  new Set(rows.filter((row) => row.failing).map((row) => row.projectid));
 
 export const jobKeys = {
   all: (teamUuid: string) => [...teamScope(teamUuid), 'jobs'] as const,

@@ -8,6 +8,7 @@ import { testDestination } from '../../transfer/test-connection.ts';
 import { type Access, loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as folderQueries from '../folders/queries.ts';
 import { requireFreeName } from '../folders/unique-names.ts';
+import { endWaitingJobs } from '../jobs/end-waiting.ts';
 import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
 
@@ -120,7 +121,10 @@ export async function updateFtpServer(
 
 export async function deleteFtpServer(ctx: AppContext, member: Member, id: number) {
   const { row } = await requireServer(ctx, member, id, 'write');
-  await q.deleteFtpServer(ctx.db, member.teamId, row.id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await endWaitingJobs(trx, { ftpServerId: row.id }, 'deleted');
+    await q.deleteFtpServer(trx, member.teamId, row.id);
+  });
 }
 
 type TestInput = Connection & {

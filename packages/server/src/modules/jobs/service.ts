@@ -57,7 +57,10 @@ export async function listJobs(
       errortext: r.errortext,
       uploadduration: r.uploadduration,
       detail: { job: r.detail ?? null, processing: r.processing_detail ?? null },
-      canRetry: canWrite && (r.state === 'failed' || r.state === 'scheduled' || r.state === 'held'),
+      canRetry:
+        canWrite &&
+        r.destination_live &&
+        (r.state === 'failed' || r.state === 'scheduled' || r.state === 'held'),
     })),
   };
 }
@@ -77,6 +80,9 @@ export async function summary(db: Db, member: Member) {
         failedjobcount,
         heldjobcount,
         unstampedjobcount,
+        retryingjobcount,
+        lasterror,
+        failing,
       }) => ({
         projectid,
         project,
@@ -86,6 +92,9 @@ export async function summary(db: Db, member: Member) {
         failedjobcount,
         heldjobcount,
         unstampedjobcount,
+        retryingjobcount,
+        lasterror,
+        failing,
       }),
     );
 }
@@ -99,6 +108,9 @@ export async function retryJob(db: Db, member: Member, jobId: number, wake: () =
   requirePermission(await loadAccess(db, member), project.folder_id, 'write');
   const result = await q.retryNow(db, member.teamId, jobId);
   if (Number(result.numUpdatedRows) === 0)
-    throw new AppError('Conflict', 'Only failed or waiting jobs can be retried');
+    throw new AppError(
+      'Conflict',
+      'Only failed or waiting jobs whose destination is still there can be retried',
+    );
   wake();
 }

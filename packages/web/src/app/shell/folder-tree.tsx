@@ -31,6 +31,7 @@ import {
   useRenameFolder,
 } from '../../api/folders.ts';
 import { useDeleteFtpServer, useRenameFtpServer } from '../../api/ftpservers.ts';
+import { failingProjects, useJobSummary } from '../../api/jobs.ts';
 import { useDeleteProject, useRenameProject } from '../../api/projects.ts';
 import { ConfirmDialog } from '../confirm-dialog.tsx';
 import { showsNode } from './node-route.ts';
@@ -104,6 +105,7 @@ export function FolderTree({
   const deleteProject = useDeleteProject(teamUuid);
   const deleteFtpServer = useDeleteFtpServer(teamUuid);
   const moveNode = useMoveNode(teamUuid);
+  const summary = useJobSummary(teamUuid);
 
   useEffect(() => {
     try {
@@ -137,6 +139,7 @@ export function FolderTree({
     renaming,
     pendingMove,
     onNavigate,
+    failing: failingProjects(summary.data ?? []),
     openMenu: (node, event) => {
       if (treeActions(node, pendingMove).length === 0) return;
       event.preventDefault();

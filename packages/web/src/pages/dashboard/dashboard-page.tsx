@@ -3,6 +3,7 @@ import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
 import PhotoLibraryOutlinedIcon from '@mui/icons-material/PhotoLibraryOutlined';
+import ReplayIcon from '@mui/icons-material/Replay';
 import SpaceDashboardOutlinedIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import SyncAltIcon from '@mui/icons-material/SyncAlt';
 import { Card, Chip, Grid, Skeleton, TableCell, TableRow, Typography } from '@mui/material';
@@ -14,6 +15,7 @@ import { ItemLink } from '../../app/item-link.tsx';
 import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
 import { useCurrentTeam } from '../../app/session.ts';
 import { StatCard } from '../../app/stat-card.tsx';
+import { LastError, RetryingChip } from './destination-health.tsx';
 import { FirstSteps } from './first-steps.tsx';
 
 function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boolean }) {
@@ -59,6 +61,7 @@ function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boole
             ) : (
               row.ftpserver || '–'
             )}
+            <LastError row={row} />
           </TableCell>
           <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
             {number.format(row.jobcount)}
@@ -84,6 +87,7 @@ function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boole
                 data-testid="summary-unstamped"
               />
             )}
+            <RetryingChip row={row} />
             {row.failedjobcount > 0 ? (
               <Chip size="small" color="error" variant="outlined" label={number.format(row.failedjobcount)} />
             ) : (
@@ -112,6 +116,7 @@ export function DashboardPage() {
   const projects = new Set(rows.map((row) => row.projectid)).size;
   const jobs = rows.reduce((sum, row) => sum + row.jobcount, 0);
   const failed = rows.reduce((sum, row) => sum + row.failedjobcount, 0);
+  const retrying = rows.reduce((sum, row) => sum + (row.retryingjobcount ?? 0), 0);
   const loadingValue = <Skeleton width={40} />;
 
   return (
@@ -122,7 +127,7 @@ export function DashboardPage() {
         icon={<SpaceDashboardOutlinedIcon />}
       />
       <Grid container spacing={2.5} sx={{ mb: 3 }}>
-        <Grid size={{ xs: 12, sm: 4 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
           <StatCard
             label={t('stats.projects')}
             value={summary.isPending ? loadingValue : number.format(projects)}
@@ -130,7 +135,7 @@ export function DashboardPage() {
             tone="#1f4fb3"
           />
         </Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
           <StatCard
             label={t('stats.jobs')}
             value={summary.isPending ? loadingValue : number.format(jobs)}
@@ -138,12 +143,22 @@ export function DashboardPage() {
             tone="#0f766e"
           />
         </Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+          <StatCard
+            label={t('stats.retryingJobs')}
+            value={summary.isPending ? loadingValue : number.format(retrying)}
+            icon={<ReplayIcon />}
+            tone={retrying > 0 ? '#b45309' : '#64748b'}
+            testId="stat-retrying"
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
           <StatCard
             label={t('stats.failedJobs')}
             value={summary.isPending ? loadingValue : number.format(failed)}
             icon={<ErrorOutlineIcon />}
             tone={failed > 0 ? '#c62828' : '#64748b'}
+            testId="stat-failed"
           />
         </Grid>
       </Grid>

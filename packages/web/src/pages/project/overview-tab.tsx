@@ -27,6 +27,7 @@ import type { Project } from '../../api/projects.ts';
 import { copyText } from '../../app/clipboard.ts';
 import { formatNumber, formatSize } from '../../app/format.ts';
 import { StatCard } from '../../app/stat-card.tsx';
+import { FailingDestinations } from '../dashboard/destination-health.tsx';
 import { ConnectionLog } from './connection-log.tsx';
 import { TestImageCard } from './metadata/test-image-preview.tsx';
 
@@ -188,6 +189,9 @@ export function OverviewTab({ project, teamUuid }: { project: Project; teamUuid:
   const language = i18n.resolvedLanguage ?? 'en';
   return (
     <Grid container spacing={2.5}>
+      <Grid size={12} sx={{ '&:empty': { display: 'none' } }}>
+        <FailingDestinations teamUuid={teamUuid} projectId={project.id} />
+      </Grid>
       <Grid size={{ xs: 6, md: 3 }}>
         <StatCard
           dense
