@@ -1,5 +1,5 @@
 // The project's protocol (spec §2 'Project tabs: Protocol', §4 'Job state'): a paged table of
-// the delivery jobs, refreshed every 2 s while any of them is waiting or running.
+// the delivery jobs, asked for every second while the page is visible (new jobs show within a second).
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
@@ -88,15 +88,20 @@ function JobRow({
   const toServer = job.ftpservername !== null;
   return (
     <TableRow hover data-testid="job-row" data-state={job.state}>
-      <TableCell sx={{ maxWidth: 180 }}>
-        <Typography variant="body2" noWrap title={job.filename} sx={{ fontWeight: 500 }}>
+      <TableCell sx={{ minWidth: 110, maxWidth: 220 }}>
+        <Typography
+          variant="body2"
+          title={job.filename}
+          sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}
+          data-testid="job-file"
+        >
           {job.filename}
         </Typography>
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
         {formatSize(job.filesize, language)}
       </TableCell>
-      <TableCell sx={{ maxWidth: 160 }}>
+      <TableCell sx={{ minWidth: 110, maxWidth: 180 }}>
         <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
           <Tooltip title={t(toServer ? 'destinationKinds.ftpserver' : 'destinationKinds.project')}>
             {toServer ? (
@@ -105,12 +110,16 @@ function JobRow({
               <AccountTreeOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
             )}
           </Tooltip>
-          <Typography variant="body2" noWrap>
+          <Typography
+            variant="body2"
+            title={job.ftpservername ?? job.destprojectname ?? undefined}
+            sx={{ overflowWrap: 'anywhere' }}
+          >
             {job.ftpservername ?? job.destprojectname ?? '–'}
           </Typography>
         </Stack>
       </TableCell>
-      <TableCell sx={{ minWidth: 180, maxWidth: 240 }} data-testid="job-state">
+      <TableCell sx={{ minWidth: 150, maxWidth: 220 }} data-testid="job-state">
         <Chip
           size="small"
           color={toneColors[view.tone]}
@@ -188,9 +197,16 @@ function JobRow({
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
         {formatDuration(job.uploadduration, language) ?? '–'}
-      </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
-        {speed === null ? '–' : formatSpeed(job.filesize, job.uploadduration, language)}
+        {speed !== null && (
+          <Typography
+            variant="caption"
+            color="text.secondary"
+            sx={{ display: 'block' }}
+            data-testid="job-speed"
+          >
+            {formatSpeed(job.filesize, job.uploadduration, language)}
+          </Typography>
+        )}
       </TableCell>
     </TableRow>
   );
@@ -224,10 +240,9 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
     'created',
     'tries',
     'error',
-    'duration',
-    'speed',
+    'durationSpeed',
   ] as const;
-  const rightAligned = new Set(['size', 'tries', 'duration', 'speed']);
+  const rightAligned = new Set(['size', 'tries', 'durationSpeed']);
 
   return (
     <Card data-testid="protocol-tab">
@@ -291,7 +306,7 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
         columns={columns.map((column) => ({
           label: t(`columns.${column}`),
           align: rightAligned.has(column) ? 'right' : undefined,
-          noWrap: true,
+          noWrap: column !== 'durationSpeed',
         }))}
         renderRow={(job) => (
           <JobRow
