@@ -176,7 +176,9 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
         expired.map((u) => u.id),
       );
       const keys = new Set(
-        expired.flatMap((u) => [u.blob_key, u.processed_blob_key]).filter((k): k is string => k !== null),
+        expired
+          .flatMap((u) => [u.blob_key, u.processed_blob_key, u.thumbnail_blob_key, u.preview_blob_key])
+          .filter((k): k is string => k !== null),
       );
       await Promise.all([...keys].map((k) => ctx.blobs.remove(k)));
     }

@@ -24,6 +24,7 @@ export const pageJobs = (db: Db, projectId: number, limit: number, offset: numbe
     .innerJoin('uploads as u', 'u.id', 'j.upload_id')
     .select([
       'j.id',
+      'j.upload_id',
       'u.path',
       sql<number>`coalesce(u.processed_size, u.size)`.as('filesize'),
       'j.ftpservername',

@@ -315,7 +315,7 @@ export async function retryNow(db: Db, teamId: number, jobId: number) {
 export const listExpiredUploads = (db: Db, before: Date, limit: number) =>
   db
     .selectFrom('uploads as u')
-    .select(['u.id', 'u.blob_key', 'u.processed_blob_key'])
+    .select(['u.id', 'u.blob_key', 'u.processed_blob_key', 'u.thumbnail_blob_key', 'u.preview_blob_key'])
     .where('u.received_at', '<', before)
     .where(({ not, exists, selectFrom }) =>
       not(

@@ -57,6 +57,7 @@ export async function listJobs(
       errortext: r.errortext,
       uploadduration: r.uploadduration,
       detail: { job: r.detail ?? null, processing: r.processing_detail ?? null },
+      uploadId: r.upload_id,
       canRetry:
         canWrite &&
         r.destination_live &&
