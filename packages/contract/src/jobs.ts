@@ -76,3 +76,33 @@ export const getUploadCaption = teamRoute({
   access: forMembers,
   summary: 'The caption and credit stamped into the file sent',
 });
+
+/** A picture of today with how far it got to each destination (photographer page, dashboard). */
+export const uploadDelivery = z.object({
+  name: z.string(),
+  kind: z.enum(['ftpserver', 'project']),
+  state: z.string(),
+  errortext: z.string().nullable(),
+  trynumber: z.number(),
+});
+export const recentUpload = z.object({
+  id: z.number(),
+  projectid: z.number(),
+  project: z.string(),
+  filename: z.string(),
+  receivedAt: z.string(),
+  deliveries: z.array(uploadDelivery),
+});
+export type RecentUpload = z.infer<typeof recentUpload>;
+export const getRecentUploads = teamRoute({
+  method: 'GET',
+  path: '/uploads/recent',
+  query: z.object({
+    /** From when on (the page sends the local midnight for "today"). */
+    since: z.iso.datetime({ offset: true }),
+    limit: z.coerce.number().int().min(1).max(200).default(100),
+  }),
+  response: z.object({ uploads: z.array(recentUpload) }),
+  access: forMembers,
+  summary: 'Pictures received since a time in the projects this member may read, newest first',
+});

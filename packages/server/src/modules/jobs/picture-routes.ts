@@ -2,9 +2,10 @@ import * as c from '@photorelay/contract/jobs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
+import { recentUploads } from './service.ts';
 import { uploadCaption, uploadPicture } from './thumbnails.ts';
 
-/** Issue 16: an upload's thumbnail and preview, and the caption and credit it was sent with. */
+/** Issue 16: an upload's thumbnail and preview, the caption and credit it was sent with, today's pictures. */
 export function uploadPictureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     handle(app, c.getUploadPicture, async (request, reply) => {
@@ -18,5 +19,14 @@ export function uploadPictureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     handle(app, c.getUploadCaption, async (request) => uploadCaption(ctx, request.member, request.params.id));
+
+    handle(app, c.getRecentUploads, async (request) => ({
+      uploads: await recentUploads(
+        ctx.db,
+        request.member,
+        new Date(request.query.since),
+        request.query.limit,
+      ),
+    }));
   };
 }

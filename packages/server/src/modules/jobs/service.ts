@@ -6,6 +6,7 @@ import * as projectQueries from '../projects/queries.ts';
 import type { Member } from '../teams/service.ts';
 import * as protocol from './protocol-queries.ts';
 import * as q from './queries.ts';
+import * as recent from './recent-queries.ts';
 
 /**
  * Records an upload with its counters and one job per enabled destination in one statement, so
@@ -114,4 +115,20 @@ export async function retryJob(db: Db, member: Member, jobId: number, wake: () =
       'Only failed or waiting jobs whose destination is still there can be retried',
     );
   wake();
+}
+
+/** Issue 16: pictures since a time in the projects the member may read, with each delivery's state. */
+export async function recentUploads(db: Db, member: Member, since: Date, limit: number) {
+  const access = await loadAccess(db, member);
+  const projects = await projectQueries.listTeamProjects(db, member.teamId);
+  const readable = projects.filter((p) => access.can(p.folder_id, 'read')).map((p) => p.id);
+  const rows = await recent.listRecentUploads(db, member.teamId, readable, since, limit);
+  return rows.map((r) => ({
+    id: r.id,
+    projectid: r.project_id,
+    project: r.project,
+    filename: r.filename,
+    receivedAt: new Date(r.received_at).toISOString(),
+    deliveries: r.deliveries,
+  }));
 }

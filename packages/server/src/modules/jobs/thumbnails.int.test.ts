@@ -91,6 +91,25 @@ test('an upload has a thumbnail (the embedded one, else scaled once), a preview,
     404,
   );
 
+  // Today's pictures, newest first (the photographer's page and the dashboard).
+  const since = encodeURIComponent(new Date(Date.now() - 3600_000).toISOString());
+  const recent = await c.get<{ uploads: { filename: string; project: string; deliveries: unknown[] }[] }>(
+    `/api/${team.teamUuid}/uploads/recent?since=${since}&limit=2`,
+  );
+  assert.equal(recent.status, 200, JSON.stringify(recent.body));
+  assert.deepEqual(
+    recent.body.uploads.map((u) => [u.filename, u.project, u.deliveries.length]),
+    [
+      ['NOTES.TXT', 'Pictures', 0],
+      ['SCALED.JPG', 'Pictures', 0],
+    ],
+  );
+  const later = encodeURIComponent(new Date(Date.now() + 3600_000).toISOString());
+  assert.deepEqual((await c.get(`/api/${team.teamUuid}/uploads/recent?since=${later}`)).body, {
+    uploads: [],
+  });
+  assert.equal((await c.get(`/api/${team.teamUuid}/uploads/recent?since=yesterday`)).status, 400);
+
   // Deleting the project removes the thumbnails with the upload's files.
   const files = [row.thumbnail_blob_key].map((k) => server.running.ctx.blobs.localPath(k));
   assert.ok(fs.existsSync(files[0]));
