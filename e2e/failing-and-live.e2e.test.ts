@@ -2,14 +2,18 @@
 // badge in the tree) before all tries are spent; the job log fits a 1400 px window and is live;
 // deleting the FTP server ends its waiting jobs at once.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { newAccount, registerVerified, signIn } from './support/accounts.ts';
+import { jsonHeaders, newAccount, registerVerified, signIn } from './support/accounts.ts';
 import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
 import { ftpUpload } from './support/ftp-upload.ts';
 import { settledScreenshot } from './support/screens.ts';
-import { freePort, startServer, type TestServer } from './support/server.ts';
+import { freePort, repoRoot, startServer, type TestServer } from './support/server.ts';
 import { rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
+
+const sharedImages = path.resolve(repoRoot, '../shared/data/images');
 
 /** A small JPEG-shaped file, as a camera would send it. */
 const cameraFile = (bytes: number) =>
@@ -126,13 +130,14 @@ describe('failing destinations and the live job log', () => {
     await page.goto(`/project/overview?id=${projectId}`);
     const notice = page.getByTestId('failing-destinations');
     await notice.getByText('Newsroom archive server (night desk)').waitFor();
-    await notice.getByText(/ECONNREFUSED/).waitFor();
+    await notice.getByText(/refused the connection/).waitFor();
     await settledScreenshot(page, 'daily-32-overview-failing');
   });
 
   it('deleting the FTP server ends its waiting job at once, without Retry now; the badge goes', async () => {
     const response = await page.request.delete(`${server.url}/api/${api.team}/ftpserver/${serverId}`, {
-      headers: { Origin: server.url },
+      headers: jsonHeaders(server),
+      data: {},
     });
     assert.equal(response.status(), 200);
     await page.goto(`/project/protocol?id=${projectId}`);
@@ -145,4 +150,79 @@ describe('failing destinations and the live job log', () => {
     assert.equal(await page.getByTestId('stat-retrying').innerText(), '0');
     assert.deepEqual(problems.errors, []);
   });
+
+  it('pictures: a thumbnail in the job log and on the dashboard, larger with caption and credit', async () => {
+    const desk = await api.post<{ projectId: number }>('project', {
+      name: 'Web desk',
+      parentFolderId: await rootFolderId(api, 'projects'),
+    });
+    await api.post(`project/${projectId}/destinationproject/${desk.projectId}`);
+    await ftpUpload({
+      host: '127.0.0.1',
+      port: ftpPort,
+      ...account,
+      filename: 'CUP_FINAL_0002.JPG',
+      content: fs.readFileSync(path.join(sharedImages, 'IPTC-PhotometadataRef-Std2025.1.jpg')),
+    });
+    await page.goto(`/project/protocol?id=${projectId}`);
+    const row = page
+      .getByTestId('job-row')
+      .filter({ hasText: 'CUP_FINAL_0002.JPG' })
+      .filter({ hasText: 'Web desk' });
+    await row.and(page.locator('[data-state="succeeded"]')).waitFor({ timeout: 20_000 });
+    const thumb = row.getByTestId('picture-thumb').locator('img');
+    await page.waitForFunction(
+      (img) => (img as HTMLImageElement | null)?.complete && (img as HTMLImageElement).naturalWidth > 0,
+      await thumb.elementHandle(),
+    );
+    assert.equal(await thumb.evaluate((img) => (img as HTMLImageElement).naturalWidth), 160);
+    await row.getByTestId('picture-thumb').click();
+    const dialog = page.getByTestId('picture-dialog');
+    await dialog.getByText('The description aka caption (ref2025.1)').waitFor();
+    await dialog.getByText('Credit Line (ref2025.1)').waitFor();
+    await settledScreenshot(page, 'daily-33-picture-detail');
+    await page.keyboard.press('Escape');
+    await page.goto('/');
+    await page.getByTestId('latest-pictures').getByTestId('picture-thumb').first().waitFor();
+  });
+
+  for (const language of ['en', 'de'] as const) {
+    it(`a photographer's page for a phone: my pictures today, live (${language})`, async () => {
+      const context = await newContext(browser, server.url, {
+        locale: language === 'de' ? 'de-DE' : 'en-US',
+        viewport: { width: 390, height: 844 },
+      });
+      const phone = await context.newPage();
+      phone.setDefaultTimeout(15_000);
+      // The same person on the phone: the session cookie of the desktop page.
+      await context.addCookies(await page.context().cookies());
+      await phone.goto('/pictures');
+      const pictures = phone.getByTestId('my-picture');
+      await pictures.first().waitFor();
+      const before = await pictures.count();
+      await phone
+        .getByText(language === 'de' ? 'Meine Bilder heute' : 'My pictures today')
+        .first()
+        .waitFor();
+      // A new picture shows up by itself, newest first.
+      await ftpUpload({
+        host: '127.0.0.1',
+        port: ftpPort,
+        ...account,
+        filename: `PHONE_${language}.JPG`,
+        content: fs.readFileSync(path.join(sharedImages, 'exifr-iptc-staff-photographer-example.jpg')),
+      });
+      await pictures.first().getByText(`PHONE_${language}.JPG`).waitFor({ timeout: 5000 });
+      assert.equal(await pictures.count(), before + 1);
+      await pictures
+        .first()
+        .locator('[data-tone="delivered"]')
+        .getByText(language === 'de' ? 'Ausgeliefert' : 'Delivered')
+        .waitFor({ timeout: 20_000 });
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `the page is ${width} px wide on a 390 px phone`);
+      await settledScreenshot(phone, `daily-34-my-pictures-phone-${language}`);
+      await context.close();
+    });
+  }
 });

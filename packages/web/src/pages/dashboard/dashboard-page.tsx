@@ -17,6 +17,7 @@ import { useCurrentTeam } from '../../app/session.ts';
 import { StatCard } from '../../app/stat-card.tsx';
 import { LastError, RetryingChip } from './destination-health.tsx';
 import { FirstSteps } from './first-steps.tsx';
+import { LatestPictures } from './latest-pictures.tsx';
 
 function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boolean }) {
   const { t, i18n } = useTranslation('dashboard');
@@ -163,6 +164,7 @@ export function DashboardPage() {
         </Grid>
       </Grid>
       {summary.isSuccess && rows.length === 0 && <FirstSteps teamUuid={team.teamid} />}
+      <LatestPictures teamUuid={team.teamid} />
       <Card>
         <CardHeading title={t('summary.title')} subtitle={t('summary.subtitle')} />
         <SummaryTable rows={rows} loading={summary.isPending} />

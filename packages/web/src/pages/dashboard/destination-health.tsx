@@ -7,14 +7,16 @@ import ReportProblemOutlinedIcon from '@mui/icons-material/ReportProblemOutlined
 import { Alert, Box, Chip, Stack, Tooltip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { type JobSummaryRow, useJobSummary } from '../../api/jobs.ts';
+import { PlainError, usePlainError } from '../../app/plain-error.tsx';
 
 /** "3 retrying" with the newest error in its tooltip; nothing while no job waits for a retry. */
 export function RetryingChip({ row }: { row: JobSummaryRow }) {
   const { t } = useTranslation('dashboard');
+  const plain = usePlainError();
   const count = row.retryingjobcount ?? 0;
   if (count === 0) return null;
   return (
-    <Tooltip title={row.lasterror ? t('summary.lastError', { error: row.lasterror }) : ''}>
+    <Tooltip title={row.lasterror ? t('summary.lastError', { error: plain(row.lasterror) }) : ''}>
       <Chip
         size="small"
         color="warning"
@@ -26,21 +28,13 @@ export function RetryingChip({ row }: { row: JobSummaryRow }) {
   );
 }
 
-/** The newest error of a failing destination, one line, in full on hover. */
+/** The newest error of a failing destination as a plain sentence, the technical text behind "Details". */
 export function LastError({ row }: { row: JobSummaryRow }) {
-  const { t } = useTranslation('dashboard');
   if (!row.failing || !row.lasterror) return null;
-  const text = t('summary.lastError', { error: row.lasterror });
   return (
-    <Typography
-      variant="caption"
-      color="error"
-      title={text}
-      sx={{ display: 'block', maxWidth: 420, overflowWrap: 'anywhere' }}
-      data-testid="summary-last-error"
-    >
-      {text}
-    </Typography>
+    <Box sx={{ maxWidth: 420 }}>
+      <PlainError text={row.lasterror} testId="summary-last-error" />
+    </Box>
   );
 }
 

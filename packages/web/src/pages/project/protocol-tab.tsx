@@ -33,6 +33,9 @@ import {
   formatSpeed,
 } from '../../app/format.ts';
 import { StatusPanel } from '../../app/page.tsx';
+import { PlainError, usePlainError } from '../../app/plain-error.tsx';
+import { PictureDialog } from '../pictures/picture-dialog.tsx';
+import { PictureThumb } from '../pictures/picture-thumb.tsx';
 import { describeJobState, type JobText, type JobTone, unstampedReason, uploadSpeed } from './job-state.ts';
 
 const pageSizes = [10, 25, 50, 100];
@@ -59,10 +62,15 @@ function useNow(active: boolean) {
 
 function useJobText() {
   const { t } = useTranslation('jobs');
+  const plain = usePlainError();
   return (text: JobText | null) => {
     if (!text) return null;
     if ('text' in text) return text.text;
-    const value = t(text.key, text.values);
+    // A try's technical error reads as a plain sentence here; the Error column has the details.
+    const values = text.values?.error
+      ? { ...text.values, error: plain(String(text.values.error)) }
+      : text.values;
+    const value = t(text.key, values);
     return text.suffix ? `${value} ${text.suffix}` : value;
   };
 }
@@ -73,14 +81,19 @@ function JobRow({
   language,
   onRetry,
   retrying,
+  teamUuid,
+  onOpenPicture,
 }: {
   job: Job;
   now: number;
   language: string;
   onRetry: () => void;
   retrying: boolean;
+  teamUuid: string;
+  onOpenPicture: () => void;
 }) {
   const { t } = useTranslation('jobs');
+  const { t: tp } = useTranslation('pictures');
   const render = useJobText();
   const view = describeJobState(job, now, language);
   const speed = uploadSpeed(job);
@@ -88,15 +101,26 @@ function JobRow({
   const toServer = job.ftpservername !== null;
   return (
     <TableRow hover data-testid="job-row" data-state={job.state}>
-      <TableCell sx={{ minWidth: 110, maxWidth: 220 }}>
-        <Typography
-          variant="body2"
-          title={job.filename}
-          sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}
-          data-testid="job-file"
-        >
-          {job.filename}
-        </Typography>
+      <TableCell sx={{ minWidth: 150, maxWidth: 260 }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          {job.uploadId !== undefined && (
+            <PictureThumb
+              teamUuid={teamUuid}
+              uploadId={job.uploadId}
+              size={40}
+              label={tp('openPicture', { name: job.filename })}
+              onOpen={onOpenPicture}
+            />
+          )}
+          <Typography
+            variant="body2"
+            title={job.filename}
+            sx={{ fontWeight: 500, overflowWrap: 'anywhere', minWidth: 0 }}
+            data-testid="job-file"
+          >
+            {job.filename}
+          </Typography>
+        </Stack>
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
         {formatSize(job.filesize, language)}
@@ -127,7 +151,7 @@ function JobRow({
           label={render(view.label)}
           sx={{ fontWeight: 600 }}
         />
-        {view.detail && (
+        {view.detail && !(job.state === 'failed' && job.errortext) && (
           <Typography
             variant="caption"
             color={view.tone === 'error' ? 'error' : 'text.secondary'}
@@ -175,20 +199,7 @@ function JobRow({
       </TableCell>
       <TableCell sx={{ maxWidth: 160 }}>
         {job.errortext ? (
-          <Tooltip title={job.errortext}>
-            <Typography
-              variant="caption"
-              color="error"
-              sx={{
-                display: '-webkit-box',
-                WebkitLineClamp: 2,
-                WebkitBoxOrient: 'vertical',
-                overflow: 'hidden',
-              }}
-            >
-              {job.errortext}
-            </Typography>
-          </Tooltip>
+          <PlainError text={job.errortext} testId="job-error" />
         ) : (
           <Typography variant="caption" color="text.disabled">
             –
@@ -224,6 +235,7 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
   const count = page.data?.count ?? 0;
   const live = jobs.some(isLiveJob);
   const now = useNow(jobs.some((job) => job.state === 'scheduled'));
+  const [picture, setPicture] = useState<Job | null>(null);
 
   // A page past the end (e.g. after jobs expired) falls back to the last one.
   useEffect(() => {
@@ -314,6 +326,8 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
             now={now}
             language={language}
             retrying={retry.isPending && retry.variables === job.id}
+            teamUuid={teamUuid}
+            onOpenPicture={() => setPicture(job)}
             onRetry={() =>
               retry.mutate(job.id, {
                 onSuccess: () => enqueueSnackbar(t('retried'), { variant: 'success' }),
@@ -344,6 +358,12 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
           }
         />
       )}
+      <PictureDialog
+        teamUuid={teamUuid}
+        uploadId={picture?.uploadId ?? null}
+        filename={picture?.filename ?? ''}
+        onClose={() => setPicture(null)}
+      />
     </Card>
   );
 }
