@@ -96,11 +96,14 @@ describe('failing destinations and the live job log', () => {
     // The server needs a moment to process the upload; the page itself asks every second.
     assert.ok(shownAfter < 3000, `the job appeared after ${shownAfter} ms`);
     // Its first try fails (nothing listens) and the row says so without a reload.
-    await page
-      .getByTestId('job-row')
+    // (a plain sentence; the technical text behind "Details").
+    const error = page.getByTestId('job-row').getByTestId('job-error').first();
+    await error.getByText('The server refused the connection', { exact: false }).waitFor({ timeout: 20_000 });
+    await error.getByTestId('error-details-toggle').click();
+    await error
+      .getByTestId('error-details')
       .getByText(/ECONNREFUSED/)
-      .first()
-      .waitFor({ timeout: 20_000 });
+      .waitFor();
     const table = page.getByTestId('jobs-table');
     const fits = await table.evaluate((element) => {
       const box = element.parentElement as HTMLElement;
@@ -123,7 +126,7 @@ describe('failing destinations and the live job log', () => {
     assert.equal(await page.getByTestId('stat-retrying').innerText(), '1');
     await page
       .getByTestId('summary-last-error')
-      .getByText(/ECONNREFUSED/)
+      .getByText(/refused the connection/)
       .waitFor();
     await page.getByTestId('tree-failing-badge').waitFor();
     await settledScreenshot(page, 'daily-31-dashboard-retrying');
@@ -201,8 +204,7 @@ describe('failing destinations and the live job log', () => {
       await pictures.first().waitFor();
       const before = await pictures.count();
       await phone
-        .getByText(language === 'de' ? 'Meine Bilder heute' : 'My pictures today')
-        .first()
+        .getByRole('heading', { name: language === 'de' ? 'Meine Bilder heute' : 'My pictures today' })
         .waitFor();
       // A new picture shows up by itself, newest first.
       await ftpUpload({
