@@ -128,7 +128,7 @@ export function DashboardPage() {
         icon={<SpaceDashboardOutlinedIcon />}
       />
       <Grid container spacing={2.5} sx={{ mb: 3 }}>
-        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+        <Grid size={{ xs: 12, sm: 6, xl: 3 }}>
           <StatCard
             label={t('stats.projects')}
             value={summary.isPending ? loadingValue : number.format(projects)}
@@ -136,7 +136,7 @@ export function DashboardPage() {
             tone="#1f4fb3"
           />
         </Grid>
-        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+        <Grid size={{ xs: 12, sm: 6, xl: 3 }}>
           <StatCard
             label={t('stats.jobs')}
             value={summary.isPending ? loadingValue : number.format(jobs)}
@@ -144,7 +144,7 @@ export function DashboardPage() {
             tone="#0f766e"
           />
         </Grid>
-        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+        <Grid size={{ xs: 12, sm: 6, xl: 3 }}>
           <StatCard
             label={t('stats.retryingJobs')}
             value={summary.isPending ? loadingValue : number.format(retrying)}
@@ -153,7 +153,7 @@ export function DashboardPage() {
             testId="stat-retrying"
           />
         </Grid>
-        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+        <Grid size={{ xs: 12, sm: 6, xl: 3 }}>
           <StatCard
             label={t('stats.failedJobs')}
             value={summary.isPending ? loadingValue : number.format(failed)}

@@ -101,7 +101,7 @@ function JobRow({
   const toServer = job.ftpservername !== null;
   return (
     <TableRow hover data-testid="job-row" data-state={job.state}>
-      <TableCell sx={{ minWidth: 150, maxWidth: 260 }}>
+      <TableCell sx={{ minWidth: 190, maxWidth: 280 }}>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           {job.uploadId !== undefined && (
             <PictureThumb
@@ -125,7 +125,7 @@ function JobRow({
       <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
         {formatSize(job.filesize, language)}
       </TableCell>
-      <TableCell sx={{ minWidth: 110, maxWidth: 180 }}>
+      <TableCell sx={{ minWidth: 130, maxWidth: 180 }}>
         <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
           <Tooltip title={t(toServer ? 'destinationKinds.ftpserver' : 'destinationKinds.project')}>
             {toServer ? (
@@ -143,7 +143,7 @@ function JobRow({
           </Typography>
         </Stack>
       </TableCell>
-      <TableCell sx={{ minWidth: 150, maxWidth: 220 }} data-testid="job-state">
+      <TableCell sx={{ minWidth: 140, maxWidth: 220 }} data-testid="job-state">
         <Chip
           size="small"
           color={toneColors[view.tone]}
