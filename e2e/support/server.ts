@@ -179,4 +179,20 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   return helpers(url, dataDir, logTail, stop);
 }
 
+/**
+ * A server whose FTP ingest listens on a free port (with its own passive ports), for journeys
+ * that send pictures like a camera; private networks allowed, so 127.0.0.1 can be a destination.
+ */
+export async function startServerWithIngest(): Promise<{ server: TestServer; ftpPort: number }> {
+  const ftpPort = await freePort();
+  const pasv = 41_000 + Math.floor(Math.random() * 8000);
+  const server = await startServer({
+    FTP_PORT: String(ftpPort),
+    SFTP_PORT: String(await freePort()),
+    PASV_PORTS: `${pasv}-${pasv + 40}`,
+    ALLOW_PRIVATE_NETWORKS: '1',
+  });
+  return { server, ftpPort };
+}
+
 export { firstLink };

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idParam } from './common.ts';
+import { forMembers, teamRoute } from './route.ts';
 
 export const jobStates = [
   'scheduled',
@@ -24,6 +26,8 @@ export const job = z.object({
   uploadduration: z.number().nullable(),
   detail: z.unknown().optional(),
   canRetry: z.boolean(),
+  /** The upload the job delivers (its picture: getUploadPicture). */
+  uploadId: z.number().optional(),
 });
 export type Job = z.infer<typeof job>;
 export const postJobsBody = z.object({ projectid: z.number().int().positive() });
@@ -39,5 +43,66 @@ export const summaryRow = z.object({
   /** Issue 15: deliveries of pictures that could not be stamped, held or sent unstamped. */
   heldjobcount: z.number().optional(),
   unstampedjobcount: z.number().optional(),
+  /** Issue 16: jobs waiting for a retry after a failed try, the newest error, and whether the destination is failing now. */
+  retryingjobcount: z.number().optional(),
+  lasterror: z.string().nullable().optional(),
+  failing: z.boolean().optional(),
 });
 export const postSummaryResponse = z.object({ summary: z.array(summaryRow) });
+
+// Issue 16 "pictures, not only rows": an upload's thumbnail (job log, dashboard) and its larger
+// preview with the caption and credit stamped into the file sent (job detail).
+export const uploadPictureSizes = ['small', 'large'] as const;
+export const getUploadPicture = teamRoute({
+  method: 'GET',
+  path: '/upload/:id/picture',
+  params: z.object({ id: idParam }),
+  query: z.object({ size: z.enum(uploadPictureSizes).default('small') }),
+  /** The JPEG itself (image/jpeg); 204 when the file is no picture. */
+  response: z.unknown(),
+  access: forMembers,
+  summary: "An upload's thumbnail (small, 160 px) or preview (large, 960 px) as JPEG",
+});
+export const uploadCaption = z.object({
+  filename: z.string(),
+  caption: z.string().nullable(),
+  credit: z.string().nullable(),
+});
+export const getUploadCaption = teamRoute({
+  method: 'GET',
+  path: '/upload/:id/caption',
+  params: z.object({ id: idParam }),
+  response: uploadCaption,
+  access: forMembers,
+  summary: 'The caption and credit stamped into the file sent',
+});
+
+/** A picture of today with how far it got to each destination (photographer page, dashboard). */
+export const uploadDelivery = z.object({
+  name: z.string(),
+  kind: z.enum(['ftpserver', 'project']),
+  state: z.string(),
+  errortext: z.string().nullable(),
+  trynumber: z.number(),
+});
+export const recentUpload = z.object({
+  id: z.number(),
+  projectid: z.number(),
+  project: z.string(),
+  filename: z.string(),
+  receivedAt: z.string(),
+  deliveries: z.array(uploadDelivery),
+});
+export type RecentUpload = z.infer<typeof recentUpload>;
+export const getRecentUploads = teamRoute({
+  method: 'GET',
+  path: '/uploads/recent',
+  query: z.object({
+    /** From when on (the page sends the local midnight for "today"). */
+    since: z.iso.datetime({ offset: true }),
+    limit: z.coerce.number().int().min(1).max(200).default(100),
+  }),
+  response: z.object({ uploads: z.array(recentUpload) }),
+  access: forMembers,
+  summary: 'Pictures received since a time in the projects this member may read, newest first',
+});

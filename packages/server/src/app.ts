@@ -29,6 +29,7 @@ import { calendarFeedPublicRoutes, calendarFeedRoutes } from './modules/external
 import { externalCalendarRoutes } from './modules/externalcalendars/routes.ts';
 import { folderRoutes } from './modules/folders/routes.ts';
 import { ftpServerRoutes } from './modules/ftpservers/routes.ts';
+import { uploadPictureRoutes } from './modules/jobs/picture-routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
 import { metadataRoutes } from './modules/metadata/routes.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
@@ -46,6 +47,7 @@ const teamAreas = [
   projectRoutes,
   ftpServerRoutes,
   jobRoutes,
+  uploadPictureRoutes,
   metadataRoutes,
   scriptRoutes,
   commandStateRoutes,

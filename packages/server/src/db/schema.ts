@@ -193,6 +193,9 @@ export interface UploadsTable {
   processed_filename: string | null;
   /** Issue 16: md5 of the processing that applied (template, scripts, destinations). */
   processing_fingerprint: string | null;
+  /** Issue 16: made on first request and kept with the upload (job log, job detail). */
+  thumbnail_blob_key: Generated<string | null>;
+  preview_blob_key: Generated<string | null>;
   state: Generated<UploadState>;
   processing_detail: unknown;
   locked_until: Timestamp | null;

@@ -2,6 +2,7 @@ import path from 'node:path/posix';
 import type { DestinationPool } from '../adapters/destinations/pool.ts';
 import type { AppContext } from '../context.ts';
 import { decryptSecret } from '../crypto/secrets.ts';
+import { destinationGoneReasons } from './end-waiting.ts';
 import { type ClaimedJob, markJobSucceeded } from './queue.ts';
 import { recordUpload } from './record-upload.ts';
 
@@ -11,8 +12,8 @@ export class PermanentDeliveryError extends Error {}
 /** Sends one job's file to its FTP/FTPS/SFTP server; resolves with details for the job log. */
 export async function deliverToServer(ctx: AppContext, pool: DestinationPool, job: ClaimedJob) {
   const { server } = job;
-  if (!server) throw new PermanentDeliveryError('The FTP server was deleted');
-  if (!server.linked) throw new PermanentDeliveryError('The FTP server was removed from the project');
+  if (!server) throw new PermanentDeliveryError(destinationGoneReasons.deleted);
+  if (!server.linked) throw new PermanentDeliveryError(destinationGoneReasons.removed);
   // The project's override path, else the server's path, plus the folder the camera uploaded into.
   const base = server.overridePath ?? server.path;
   const subfolder = path.dirname(job.path) === '.' ? '' : path.dirname(job.path);

@@ -15,7 +15,8 @@ export async function notifyJobGaveUp(ctx: AppContext, job: ClaimedJob, error: s
     q.listNotifiedMembers(ctx.db, job.teamId),
     q.listRecentlyFailed(ctx.db, job),
   ]);
-  const target = failed[0]?.ftpservername ?? failed[0]?.destprojectname ?? destination;
+  // The name the job was made with: it stays when the server or project is renamed or gone.
+  const target = job.ftpServerName ?? job.destProjectName ?? failed[0]?.ftpservername ?? destination;
   const files = failed.map((f) => `- ${f.path}`).join('\n') || `- ${job.path}`;
   const link = `${ctx.config.publicUrl}/project/protocol?id=${job.projectId}`;
   for (const r of recipients) {

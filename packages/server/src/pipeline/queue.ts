@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
+import { destinationLive } from '../modules/jobs/protocol-queries.ts';
 import type { UploadToProcess } from './processing.ts';
 
 /** Leases the next upload to process (new, or one whose processor died). */
@@ -70,6 +71,9 @@ export interface ClaimedJob {
   uploadId: number;
   ftpServerId: number | null;
   destProjectId: number | null;
+  /** The destination's name when the job was made (for the give-up mail). */
+  ftpServerName: string | null;
+  destProjectName: string | null;
   tryNumber: number;
   path: string;
   filename: string;
@@ -105,6 +109,9 @@ interface ClaimedJobRow {
   upload_id: number;
   ftp_server_id: number | null;
   dest_project_id: number | null;
+  /** The destination's name when the job was made (for the give-up mail). */
+  ftpservername: string | null;
+  destprojectname: string | null;
   trynumber: number;
   path: string;
   filename: string;
@@ -134,6 +141,8 @@ const toClaimedJob = (r: ClaimedJobRow): ClaimedJob => ({
   uploadId: r.upload_id,
   ftpServerId: r.ftp_server_id,
   destProjectId: r.dest_project_id,
+  ftpServerName: r.ftpservername,
+  destProjectName: r.destprojectname,
   tryNumber: r.trynumber,
   path: r.path,
   filename: r.filename,
@@ -210,7 +219,7 @@ export async function claimJob(
       update jobs j set state = 'running', locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId}
       from next, uploads u
       where j.id = next.id and u.id = j.upload_id
-      returning j.id, j.team_id, j.project_id, j.upload_id, j.ftp_server_id, j.dest_project_id, j.trynumber,
+      returning j.id, j.team_id, j.project_id, j.upload_id, j.ftp_server_id, j.dest_project_id, j.ftpservername, j.destprojectname, j.trynumber,
                 u.path, coalesce(u.processed_filename, u.filename) as filename, u.chain, u.blob_key, u.processed_blob_key, u.processed_size, u.processed_sha256
     )
     -- What the delivery needs of its server comes along: one round trip less per job.
@@ -285,9 +294,10 @@ export const markJobFailedTry = (
 export async function retryNow(db: Db, teamId: number, jobId: number) {
   const result = await sql<{ id: number }>`
     with job as (
-      update jobs set state = 'scheduled', scheduletime = now(), finished_at = null
-      where team_id = ${teamId} and id = ${jobId} and state in ('failed', 'scheduled', 'held')
-      returning id, upload_id
+      update jobs j set state = 'scheduled', scheduletime = now(), finished_at = null
+      where j.team_id = ${teamId} and j.id = ${jobId} and j.state in ('failed', 'scheduled', 'held')
+        and ${destinationLive}
+      returning j.id, j.upload_id
     ), reprocess as (
       update uploads set state = 'received' where id in (select upload_id from job) and state = 'failed'
     )

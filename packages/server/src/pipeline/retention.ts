@@ -5,7 +5,7 @@ import type { Db } from '../db/kysely.ts';
 const listExpiredUploads = (db: Db, before: Date, limit: number) =>
   db
     .selectFrom('uploads as u')
-    .select(['u.id', 'u.blob_key', 'u.processed_blob_key'])
+    .select(['u.id', 'u.blob_key', 'u.processed_blob_key', 'u.thumbnail_blob_key', 'u.preview_blob_key'])
     .where('u.received_at', '<', before)
     .where(({ not, exists, selectFrom }) =>
       not(
@@ -33,7 +33,9 @@ export async function purgeExpiredUploads(ctx: AppContext, retentionDays: number
       expired.map((u) => u.id),
     );
     const keys = new Set(
-      expired.flatMap((u) => [u.blob_key, u.processed_blob_key]).filter((k): k is string => k !== null),
+      expired
+        .flatMap((u) => [u.blob_key, u.processed_blob_key, u.thumbnail_blob_key, u.preview_blob_key])
+        .filter((k): k is string => k !== null),
     );
     await Promise.all([...keys].map((k) => ctx.blobs.remove(k)));
   }

@@ -86,7 +86,42 @@ test('a job that gives up is failed and owners and operators get one mail per de
   );
 });
 
-test('a job whose server left the project, or was deleted, fails at once with the reason', async () => {
+type SummaryRow = {
+  project: string;
+  ftpserver: string;
+  failing: boolean;
+  retryingjobcount: number;
+  failedjobcount: number;
+  lasterror: string | null;
+};
+
+test('the dashboard shows a destination as failing, with its last error, while its jobs wait for a retry', async () => {
+  const { team, projectId, account } = await projectWithDeadDestination('Retrying');
+  const db = server.running.ctx.db;
+  const c = team.owner.client;
+  const summary = async () =>
+    (await c.post<{ summary: SummaryRow[] }>(`/api/${team.teamUuid}/jobs/summary`, {})).body.summary;
+  await upload(account, 'RETRY.JPG');
+  let rows = await summary();
+  for (let i = 0; i < 600 && !rows[0]?.retryingjobcount; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    rows = await summary();
+  }
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0].ftpserver, 'Dead');
+  assert.deepEqual([rows[0].failing, rows[0].retryingjobcount, rows[0].failedjobcount], [true, 1, 0]);
+  assert.match(rows[0].lasterror ?? '', /ECONNREFUSED/);
+  // Once the destination delivers again (here: its newest job succeeded), it is no longer failing.
+  await db
+    .updateTable('jobs')
+    .set({ state: 'succeeded', finished_at: new Date(), errortext: null })
+    .where('project_id', '=', projectId)
+    .execute();
+  rows = await summary();
+  assert.deepEqual([rows[0].failing, rows[0].retryingjobcount, rows[0].lasterror], [false, 0, null]);
+});
+
+test('deleting a server, or taking it off the project, ends its waiting jobs at once: no retry, no mail', async () => {
   const db = server.running.ctx.db;
   const team = await makeTeam(server);
   const base = `/api/${team.teamUuid}`;
@@ -99,7 +134,7 @@ test('a job whose server left the project, or was deleted, fails at once with th
   const waiting = async () =>
     db
       .selectFrom('jobs')
-      .select(['project_id', 'state', 'errortext', 'trynumber'])
+      .select(['id', 'project_id', 'state', 'errortext', 'trynumber'])
       .where('project_id', 'in', projects)
       .orderBy('project_id')
       .execute();
@@ -109,30 +144,48 @@ test('a job whose server left the project, or was deleted, fails at once with th
     jobs.filter((j) => j.state === 'scheduled' && j.trynumber === 1 && j.errortext).length;
   for (let i = 0; i < 600 && retrying(await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 50));
   assert.equal(retrying(await waiting()), 2);
-  // ... when one server is taken off its project and the other deleted.
+  // ... when one server is taken off its project and the other deleted: both end at once, with
+  // the reason, without a further try (their next one would be 15 s away).
   const c = team.owner.client;
   assert.equal(
     (await c.del(`${base}/project/${removed.projectId}/ftpserver/${removed.serverId}`)).status,
     200,
   );
   assert.equal((await c.del(`${base}/ftpserver/${deleted.serverId}`)).status, 200);
-  await db
-    .updateTable('jobs')
-    .set({ scheduletime: new Date() })
-    .where('project_id', 'in', projects)
-    .execute();
-  server.running.ctx.wake.pipeline();
-  let jobs = await waiting();
-  for (let i = 0; i < 600 && jobs.some((j) => j.state !== 'failed'); i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    jobs = await waiting();
-  }
+  const jobs = await waiting();
   assert.deepEqual(
     jobs.map((j) => [j.state, j.errortext, j.trynumber]),
     [
-      ['failed', 'The FTP server was removed from the project', 2],
-      ['failed', 'The FTP server was deleted', 2],
+      ['failed', 'The FTP server was removed from the project', 1],
+      ['failed', 'The FTP server was deleted', 1],
     ],
+  );
+  // The job log offers no "Retry now" for them, and a retry is refused.
+  for (const [i, projectId] of projects.entries()) {
+    const page = await c.post<{ jobs: { canRetry: boolean; errortext: string }[] }>(`${base}/jobs/10/0`, {
+      projectid: projectId,
+    });
+    assert.equal(page.status, 200);
+    assert.deepEqual(
+      page.body.jobs.map((j) => [j.canRetry, j.errortext]),
+      [[false, jobs[i].errortext]],
+    );
+    assert.equal((await c.post(`${base}/job/${jobs[i].id}/retry`, {})).status, 409);
+  }
+  // Nor do they count as failing destinations on the dashboard.
+  const summary = await c.post<{ summary: SummaryRow[] }>(`${base}/jobs/summary`, {});
+  assert.deepEqual(
+    summary.body.summary.map((r) => [r.project, r.failing, r.retryingjobcount, r.failedjobcount]),
+    [
+      ['Server deleted', false, 0, 1],
+      ['Server removed', false, 0, 1],
+    ],
+  );
+  // Nobody is mailed about a destination that was removed on purpose.
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(
+    server.mail.mails.filter((m) => m.to === team.owner.email && /failed/.test(m.subject)).length,
+    0,
   );
 });
 

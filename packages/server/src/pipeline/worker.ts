@@ -117,7 +117,8 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
         errortext: message.slice(0, 2000),
         retryInSeconds: gaveUp ? 0 : retryDelay(tryNumber),
       });
-      if (gaveUp) await notifyJobGaveUp(ctx, job, message);
+      // A destination that is gone gets no mail: whoever removed it knows (its jobs say why).
+      if (gaveUp && !(error instanceof PermanentDeliveryError)) await notifyJobGaveUp(ctx, job, message);
     } finally {
       clearInterval(heartbeat);
       // Its server has a free connection again, and its project one running job less: a job

@@ -48,6 +48,14 @@ export class TestClient {
     return this.request<T>('DELETE', path, body);
   }
 
+  /** A GET whose answer is binary (pictures, downloads): the bytes as they came. */
+  async getBytes(path: string) {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };
+  }
+
   cookie(name: string) {
     return this.cookies.get(name);
   }

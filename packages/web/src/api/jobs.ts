@@ -18,7 +18,15 @@ export type JobSummaryRow = {
   /** Issue 15: deliveries of pictures that could not be stamped, held back or sent unstamped. */
   heldjobcount?: number;
   unstampedjobcount?: number;
+  /** Issue 16: jobs waiting for a retry after a failed try, the newest error, failing now. */
+  retryingjobcount?: number;
+  lasterror?: string | null;
+  failing?: boolean;
 };
+
+/** Projects with a destination that is failing now (the tree's badge). */
+export const failingProjects = (rows: readonly JobSummaryRow[]) =>
+  new Set(rows.filter((row) => row.failing).map((row) => row.projectid));
 
 export const jobKeys = {
   all: (teamUuid: string) => [...teamScope(teamUuid), 'jobs'] as const,
@@ -57,15 +65,19 @@ export const jobSummaryQueryOptions = (teamUuid: string) =>
   queryOptions({
     queryKey: jobKeys.summary(teamUuid),
     queryFn: ({ signal }) => fetchJobSummary(teamUuid, signal),
-    refetchInterval: 30_000,
+    // The dashboard's and the tree's failing destinations show within seconds.
+    refetchInterval: 10_000,
   });
 
 export const useJobSummary = (teamUuid: string) => useQuery(jobSummaryQueryOptions(teamUuid));
 
-/** States in which a job still changes by itself; the protocol tab then refreshes every 2 s. */
+/** States in which a job still changes by itself (the protocol tab's "Live" chip). */
 export const isLiveJob = (job: Pick<Job, 'state'>) => job.state === 'scheduled' || job.state === 'running';
-export const liveRefreshMs = 2_000;
-const idleRefreshMs = 15_000;
+/**
+ * The job log asks every second while the page is visible (not in a background tab): new jobs
+ * appear and change state within a second (issue 16). A page is one indexed query and a count.
+ */
+export const liveRefreshMs = 1_000;
 
 export const jobPageQueryOptions = (
   teamUuid: string,
@@ -78,7 +90,7 @@ export const jobPageQueryOptions = (
     queryFn: ({ signal }) => fetchJobPage(teamUuid, projectId, pageSize, pageIndex, signal),
     placeholderData: keepPreviousData,
     staleTime: 0,
-    refetchInterval: (query) => (query.state.data?.jobs.some(isLiveJob) ? liveRefreshMs : idleRefreshMs),
+    refetchInterval: liveRefreshMs,
   });
 
 export const useJobPage = (teamUuid: string, projectId: number, pageSize: number, pageIndex: number) =>

@@ -15,6 +15,7 @@ function page<K extends string, P extends object>(
 
 const LandingPage = page(() => import('../pages/landing/landing-page.tsx'), 'LandingPage');
 const DashboardPage = page(() => import('../pages/dashboard/dashboard-page.tsx'), 'DashboardPage');
+const PicturesPage = page(() => import('../pages/pictures/pictures-page.tsx'), 'PicturesPage');
 const LoginPage = page(() => import('../pages/login/login-page.tsx'), 'LoginPage');
 const SignupPage = page(() => import('../pages/signup/signup-page.tsx'), 'SignupPage');
 const VerifyPage = page(() => import('../pages/verify/verify-page.tsx'), 'VerifyPage');
@@ -75,6 +76,7 @@ export const routes: RouteObject[] = [
       { path: '/imprint', element: <ImprintPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
       { path: '/termsandconditions', element: <TermsPage /> },
+      { path: '/pictures', element: <PicturesPage /> },
       { path: '/project', element: <ProjectRedirect /> },
       { path: '/project/:tab', element: <ProjectPage /> },
       { path: '/newproject', element: <NewProjectPage /> },

@@ -11,6 +11,10 @@ import externalCalendarsDe from './externalcalendars.de.json';
 import externalCalendarsEn from './externalcalendars.en.json';
 import metadataDe from './metadata.de.json';
 import metadataEn from './metadata.en.json';
+import picturesDe from './pictures.de.json';
+import picturesEn from './pictures.en.json';
+import plainErrorsDe from './plain-errors.de.json';
+import plainErrorsEn from './plain-errors.en.json';
 import scriptsDe from './scripts.de.json';
 import scriptsEn from './scripts.en.json';
 
@@ -20,7 +24,8 @@ export const languageStorageKey = 'photorelay.language';
 
 // The metadata tab keeps its texts in files of its own (namespace metadataTab), and so do the
 // calendar (namespace calendar; its files replace the calendar block of en.json/de.json) and the
-// script tab (scriptTab) and the external calendars (externalCalendars).
+// script tab (scriptTab), the external calendars (externalCalendars), the pictures (pictures) and the plain
+// sentences for technical errors (plainErrors).
 export const resources = {
   en: {
     ...en,
@@ -28,6 +33,8 @@ export const resources = {
     calendar: calendarEn,
     scriptTab: scriptsEn,
     externalCalendars: externalCalendarsEn,
+    pictures: picturesEn,
+    plainErrors: plainErrorsEn,
   },
   de: {
     ...de,
@@ -35,6 +42,8 @@ export const resources = {
     calendar: calendarDe,
     scriptTab: scriptsDe,
     externalCalendars: externalCalendarsDe,
+    pictures: picturesDe,
+    plainErrors: plainErrorsDe,
   },
 } as const;
 export const namespaces = Object.keys(resources.en) as (keyof typeof resources.en)[];

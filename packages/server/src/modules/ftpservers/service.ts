@@ -5,6 +5,7 @@ import { testDestination } from '../../adapters/destinations/test-connection.ts'
 import type { AppContext } from '../../context.ts';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
 import type { FtpServersTable } from '../../db/schema.ts';
+import { endWaitingJobs } from '../../pipeline/end-waiting.ts';
 import { type Access, loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as folderQueries from '../folders/queries.ts';
 import { requireFreeName } from '../folders/unique-names.ts';
@@ -120,7 +121,10 @@ export async function updateFtpServer(
 
 export async function deleteFtpServer(ctx: AppContext, member: Member, id: number) {
   const { row } = await requireServer(ctx, member, id, 'write');
-  await q.deleteFtpServer(ctx.db, member.teamId, row.id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await endWaitingJobs(trx, { ftpServerId: row.id }, 'deleted');
+    await q.deleteFtpServer(trx, member.teamId, row.id);
+  });
 }
 
 type TestInput = Connection & {

@@ -11,12 +11,20 @@ export const findJob = (db: Db, teamId: number, jobId: number) =>
     .where('id', '=', jobId)
     .executeTakeFirst();
 
+/** Whether a job's destination is still there to retry to (an FTP server deleted or taken off the project is not). */
+export const destinationLive = sql<boolean>`case
+  when j.dest_project_id is not null then true
+  when j.ftp_server_id is null then false
+  else exists (select 1 from project_ftp_servers pf where pf.project_id = j.project_id and pf.ftp_server_id = j.ftp_server_id)
+end`;
+
 export const pageJobs = (db: Db, projectId: number, limit: number, offset: number) =>
   db
     .selectFrom('jobs as j')
     .innerJoin('uploads as u', 'u.id', 'j.upload_id')
     .select([
       'j.id',
+      'j.upload_id',
       'u.path',
       sql<number>`coalesce(u.processed_size, u.size)`.as('filesize'),
       'j.ftpservername',
@@ -29,6 +37,7 @@ export const pageJobs = (db: Db, projectId: number, limit: number, offset: numbe
       'j.uploadduration',
       'j.detail',
       'u.processing_detail',
+      destinationLive.as('destination_live'),
     ])
     .where('j.project_id', '=', projectId)
     .orderBy('j.id', 'desc')
@@ -45,7 +54,27 @@ export const countJobs = async (db: Db, projectId: number) =>
       .executeTakeFirstOrThrow()
   ).n;
 
-/** Per project and destination: all jobs and failed jobs (the dashboard table). */
+/**
+ * A destination is failing while jobs to it wait for a retry (a try failed), or when its last
+ * finished job failed; an FTP server deleted or taken off the project is not (its jobs say so).
+ * The last error comes along, so that people see why without opening the job log.
+ */
+const failingColumns = [
+  sql<number>`(count(*) filter (where j.state in ('scheduled', 'running') and j.trynumber > 0))::int`.as(
+    'retryingjobcount',
+  ),
+  sql<string | null>`(array_agg(j.errortext order by j.id desc)
+    filter (where j.errortext is not null and j.state in ('scheduled', 'running', 'failed')))[1]`.as(
+    'lasterror',
+  ),
+  sql<boolean>`coalesce(bool_or(j.state in ('scheduled', 'running') and j.trynumber > 0), false)
+    or coalesce((array_agg(j.state order by coalesce(j.finished_at, j.createtime) desc, j.id desc)
+      filter (where j.state in ('succeeded', 'failed') and not coalesce(j.detail ? 'destinationGone', false)))[1] = 'failed', false)`.as(
+    'failing',
+  ),
+] as const;
+
+/** Per project and destination: all jobs, failed and retrying ones (the dashboard table). */
 export const summary = (db: Db, teamId: number) =>
   db
     .selectFrom('jobs as j')
@@ -65,6 +94,7 @@ export const summary = (db: Db, teamId: number) =>
       sql<number>`(count(*) filter (where u.processing_detail -> 'metadata' ->> 'error' is not null and j.state <> 'held'))::int`.as(
         'unstampedjobcount',
       ),
+      ...failingColumns,
     ])
     .where('j.team_id', '=', teamId)
     .groupBy([

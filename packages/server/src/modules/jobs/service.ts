@@ -6,6 +6,7 @@ import { loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as projectQueries from '../projects/queries.ts';
 import type { Member } from '../teams/service.ts';
 import * as protocol from './protocol-queries.ts';
+import * as recent from './recent-queries.ts';
 
 async function requireReadableProject(db: Db, member: Member, projectId: number) {
   const project = await projectQueries.findProject(db, member.teamId, projectId);
@@ -43,7 +44,11 @@ export async function listJobs(
       errortext: r.errortext,
       uploadduration: r.uploadduration,
       detail: { job: r.detail ?? null, processing: r.processing_detail ?? null },
-      canRetry: canWrite && (r.state === 'failed' || r.state === 'scheduled' || r.state === 'held'),
+      uploadId: r.upload_id,
+      canRetry:
+        canWrite &&
+        r.destination_live &&
+        (r.state === 'failed' || r.state === 'scheduled' || r.state === 'held'),
     })),
   };
 }
@@ -63,6 +68,9 @@ export async function summary(db: Db, member: Member) {
         failedjobcount,
         heldjobcount,
         unstampedjobcount,
+        retryingjobcount,
+        lasterror,
+        failing,
       }) => ({
         projectid,
         project,
@@ -72,6 +80,9 @@ export async function summary(db: Db, member: Member) {
         failedjobcount,
         heldjobcount,
         unstampedjobcount,
+        retryingjobcount,
+        lasterror,
+        failing,
       }),
     );
 }
@@ -85,6 +96,25 @@ export async function retryJob(db: Db, member: Member, jobId: number, wake: () =
   requirePermission(await loadAccess(db, member), project.folder_id, 'write');
   const result = await queue.retryNow(db, member.teamId, jobId);
   if (Number(result.numUpdatedRows) === 0)
-    throw new AppError('Conflict', 'Only failed or waiting jobs can be retried');
+    throw new AppError(
+      'Conflict',
+      'Only failed or waiting jobs whose destination is still there can be retried',
+    );
   wake();
+}
+
+/** Issue 16: pictures since a time in the projects the member may read, with each delivery's state. */
+export async function recentUploads(db: Db, member: Member, since: Date, limit: number) {
+  const access = await loadAccess(db, member);
+  const projects = await projectQueries.listTeamProjects(db, member.teamId);
+  const readable = projects.filter((p) => access.can(p.folder_id, 'read')).map((p) => p.id);
+  const rows = await recent.listRecentUploads(db, member.teamId, readable, since, limit);
+  return rows.map((r) => ({
+    id: r.id,
+    projectid: r.project_id,
+    project: r.project,
+    filename: r.filename,
+    receivedAt: new Date(r.received_at).toISOString(),
+    deliveries: r.deliveries,
+  }));
 }

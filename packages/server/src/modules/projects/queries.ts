@@ -32,12 +32,14 @@ export const deleteProject = (db: Db, teamId: number, id: number) =>
 export async function listProjectBlobKeys(db: Db, projectId: number): Promise<string[]> {
   const rows = await db
     .selectFrom('uploads')
-    .select(['blob_key', 'processed_blob_key'])
+    .select(['blob_key', 'processed_blob_key', 'thumbnail_blob_key', 'preview_blob_key'])
     .where('project_id', '=', projectId)
     .execute();
   return [
     ...new Set(
-      rows.flatMap((r) => [r.blob_key, r.processed_blob_key]).filter((k): k is string => k !== null),
+      rows
+        .flatMap((r) => [r.blob_key, r.processed_blob_key, r.thumbnail_blob_key, r.preview_blob_key])
+        .filter((k): k is string => k !== null),
     ),
   ];
 }

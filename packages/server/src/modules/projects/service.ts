@@ -3,6 +3,7 @@ import { AppError } from '@photorelay/contract/errors';
 import type { Project } from '@photorelay/contract/projects';
 import type { AppContext } from '../../context.ts';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
+import { endWaitingJobs } from '../../pipeline/end-waiting.ts';
 import { type Access, loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as folderQueries from '../folders/queries.ts';
 import { requireFreeName } from '../folders/unique-names.ts';
@@ -146,8 +147,11 @@ export async function addFtpServer(ctx: AppContext, member: Member, projectId: n
 
 export async function removeFtpServer(ctx: AppContext, member: Member, projectId: number, serverId: number) {
   const { project } = await requireProject(ctx, member, projectId, 'write');
-  const result = await q.removeFtpServer(ctx.db, project.id, serverId);
-  if (Number(result.numDeletedRows) === 0) throw new AppError('NotFound');
+  await ctx.db.transaction().execute(async (trx) => {
+    const result = await q.removeFtpServer(trx, project.id, serverId);
+    if (Number(result.numDeletedRows) === 0) throw new AppError('NotFound');
+    await endWaitingJobs(trx, { ftpServerId: serverId, projectId: project.id }, 'removed');
+  });
 }
 
 export async function updateFtpServerLink(

@@ -1,5 +1,6 @@
 import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
 import FolderOffOutlinedIcon from '@mui/icons-material/FolderOffOutlined';
+import PhotoCameraOutlinedIcon from '@mui/icons-material/PhotoCameraOutlined';
 import {
   Box,
   Button,
@@ -31,6 +32,7 @@ type Props = {
 
 function DrawerContent({ teamUuid, onNavigate }: { teamUuid: string; onNavigate?: () => void }) {
   const { t } = useTranslation('shell');
+  const { t: tp } = useTranslation('pictures');
   const { pathname } = useLocation();
   const tree = useFolderTree(teamUuid);
   const team = useCurrentTeam();
@@ -55,6 +57,23 @@ function DrawerContent({ teamUuid, onNavigate }: { teamUuid: string; onNavigate?
           </ListItemIcon>
           <ListItemText
             primary={t('drawer.dashboard')}
+            slotProps={{ primary: { noWrap: true, sx: { fontWeight: 500 } } }}
+          />
+        </ListItemButton>
+        <ListItemButton
+          dense
+          component={RouterLink}
+          to="/pictures"
+          selected={pathname === '/pictures'}
+          onClick={onNavigate}
+          sx={{ minHeight: 36 }}
+          data-testid="drawer-pictures"
+        >
+          <ListItemIcon sx={{ minWidth: 32 }}>
+            <PhotoCameraOutlinedIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText
+            primary={tp('drawer')}
             slotProps={{ primary: { noWrap: true, sx: { fontWeight: 500 } } }}
           />
         </ListItemButton>

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { FolderNode } from '../../api/folders.ts';
+import { failingProjects, useJobSummary } from '../../api/jobs.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { showsNode } from '../../ui/tree/node-route.ts';
 import { ancestorKeys } from '../../ui/tree/tree-rules.ts';
@@ -41,6 +42,7 @@ export function FolderTree({
   const location = useLocation();
 
   const [expanded, setExpanded] = useState(() => loadExpanded(teamUuid, roots));
+  const summary = useJobSummary(teamUuid);
 
   useEffect(() => {
     try {
@@ -67,6 +69,7 @@ export function FolderTree({
   const state: TreeState = {
     ...actions.itemState,
     expanded,
+    failing: failingProjects(summary.data ?? []),
     toggle: (key) =>
       setExpanded((current) => {
         const next = new Set(current);

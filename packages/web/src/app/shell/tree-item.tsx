@@ -4,13 +4,23 @@ import CalendarMonthOutlinedIcon from '@mui/icons-material/CalendarMonthOutlined
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
+import ErrorIcon from '@mui/icons-material/Error';
 import EventOutlinedIcon from '@mui/icons-material/EventOutlined';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
 import PeopleOutlineIcon from '@mui/icons-material/PeopleOutlined';
 import PhotoLibraryOutlinedIcon from '@mui/icons-material/PhotoLibraryOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
-import { Box, Collapse, InputBase, List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
+import {
+  Box,
+  Collapse,
+  InputBase,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Tooltip,
+} from '@mui/material';
 import {
   createContext,
   type KeyboardEvent,
@@ -48,6 +58,8 @@ export type TreeState = {
   startRename: (node: FolderNode) => void;
   finishRename: (node: FolderNode, typed: string | null) => void;
   onNavigate?: () => void;
+  /** Projects with a destination failing now: they carry a badge (issue 16). */
+  failing: ReadonlySet<number>;
 };
 
 export const TreeContext = createContext<TreeState | null>(null);
@@ -100,6 +112,7 @@ function RenameField({ node, label }: { node: FolderNode; label: string }) {
 
 export function TreeItem({ node, depth }: { node: FolderNode; depth: number }) {
   const tree = useTree();
+  const { t } = useTranslation('shell');
   const navigate = useNavigate();
   const location = useLocation();
   const labelOf = useNodeLabel();
@@ -174,6 +187,16 @@ export function TreeItem({ node, depth }: { node: FolderNode; depth: number }) {
               },
             }}
           />
+        )}
+        {node.type === 'project' && tree.failing.has(node.id) && (
+          <Tooltip title={t('tree.failing')}>
+            <ErrorIcon
+              color="error"
+              sx={{ fontSize: 16, ml: 0.5, flexShrink: 0 }}
+              aria-label={t('tree.failing')}
+              data-testid="tree-failing-badge"
+            />
+          </Tooltip>
         )}
       </ListItemButton>
       {hasChildren && (

@@ -61,7 +61,7 @@ export function useTreeActions({
   const moveNode = useMoveNode(teamUuid);
   const updateTree = useOptimisticTreeUpdate(teamUuid);
 
-  const itemState: Omit<TreeState, 'expanded' | 'toggle'> = {
+  const itemState: Omit<TreeState, 'expanded' | 'toggle' | 'failing'> = {
     renaming,
     pendingMove,
     onNavigate,

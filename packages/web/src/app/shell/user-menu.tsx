@@ -19,6 +19,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useLogout } from '../../api/account.ts';
+import { useGroupLabel } from '../../ui/group-label.ts';
 import type { LoggedInSession } from '../../ui/session.ts';
 import { ChangeTeamDialog } from './change-team-dialog.tsx';
 import { LanguageMenuItems } from './language-menu.tsx';
@@ -33,6 +34,7 @@ export function UserMenu({ session }: { session: LoggedInSession }) {
   const [changeTeamOpen, setChangeTeamOpen] = useState(false);
   const close = () => setAnchor(null);
   const { user, currentTeam, groups, teams } = session;
+  const groupLabel = useGroupLabel();
 
   return (
     <>
@@ -70,7 +72,7 @@ export function UserMenu({ session }: { session: LoggedInSession }) {
           )}
           {groups?.[0] && (
             <Typography variant="caption" color="text.secondary" data-testid="user-menu-group">
-              {groups[0].localizedName}
+              {groupLabel(groups[0])}
             </Typography>
           )}
         </Box>

@@ -3,6 +3,7 @@ import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
 import PhotoLibraryOutlinedIcon from '@mui/icons-material/PhotoLibraryOutlined';
+import ReplayIcon from '@mui/icons-material/Replay';
 import SpaceDashboardOutlinedIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import SyncAltIcon from '@mui/icons-material/SyncAlt';
 import { Card, Chip, Grid, Skeleton, TableCell, TableRow, Typography } from '@mui/material';
@@ -10,11 +11,13 @@ import { useTranslation } from 'react-i18next';
 import { type JobSummaryRow, useJobSummary } from '../../api/jobs.ts';
 import { CardHeading } from '../../ui/card-heading.tsx';
 import { DataTable } from '../../ui/data-table.tsx';
+import { LastError, RetryingChip } from '../../ui/destination-health.tsx';
 import { ItemLink } from '../../ui/item-link.tsx';
 import { PageContainer, PageHeader, StatusPanel } from '../../ui/page.tsx';
 import { useCurrentTeam } from '../../ui/session.ts';
 import { StatCard } from '../../ui/stat-card.tsx';
 import { FirstSteps } from './first-steps.tsx';
+import { LatestPictures } from './latest-pictures.tsx';
 
 function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boolean }) {
   const { t, i18n } = useTranslation('dashboard');
@@ -59,6 +62,7 @@ function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boole
             ) : (
               row.ftpserver || '–'
             )}
+            <LastError row={row} />
           </TableCell>
           <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
             {number.format(row.jobcount)}
@@ -84,6 +88,7 @@ function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boole
                 data-testid="summary-unstamped"
               />
             )}
+            <RetryingChip row={row} />
             {row.failedjobcount > 0 ? (
               <Chip size="small" color="error" variant="outlined" label={number.format(row.failedjobcount)} />
             ) : (
@@ -112,6 +117,7 @@ export function DashboardPage() {
   const projects = new Set(rows.map((row) => row.projectid)).size;
   const jobs = rows.reduce((sum, row) => sum + row.jobcount, 0);
   const failed = rows.reduce((sum, row) => sum + row.failedjobcount, 0);
+  const retrying = rows.reduce((sum, row) => sum + (row.retryingjobcount ?? 0), 0);
   const loadingValue = <Skeleton width={40} />;
 
   return (
@@ -122,7 +128,7 @@ export function DashboardPage() {
         icon={<SpaceDashboardOutlinedIcon />}
       />
       <Grid container spacing={2.5} sx={{ mb: 3 }}>
-        <Grid size={{ xs: 12, sm: 4 }}>
+        <Grid size={{ xs: 12, sm: 6, xl: 3 }}>
           <StatCard
             label={t('stats.projects')}
             value={summary.isPending ? loadingValue : number.format(projects)}
@@ -130,7 +136,7 @@ export function DashboardPage() {
             tone="#1f4fb3"
           />
         </Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
+        <Grid size={{ xs: 12, sm: 6, xl: 3 }}>
           <StatCard
             label={t('stats.jobs')}
             value={summary.isPending ? loadingValue : number.format(jobs)}
@@ -138,16 +144,27 @@ export function DashboardPage() {
             tone="#0f766e"
           />
         </Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
+        <Grid size={{ xs: 12, sm: 6, xl: 3 }}>
+          <StatCard
+            label={t('stats.retryingJobs')}
+            value={summary.isPending ? loadingValue : number.format(retrying)}
+            icon={<ReplayIcon />}
+            tone={retrying > 0 ? '#b45309' : '#64748b'}
+            testId="stat-retrying"
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, xl: 3 }}>
           <StatCard
             label={t('stats.failedJobs')}
             value={summary.isPending ? loadingValue : number.format(failed)}
             icon={<ErrorOutlineIcon />}
             tone={failed > 0 ? '#c62828' : '#64748b'}
+            testId="stat-failed"
           />
         </Grid>
       </Grid>
       {summary.isSuccess && rows.length === 0 && <FirstSteps teamUuid={team.teamid} />}
+      <LatestPictures teamUuid={team.teamid} />
       <Card>
         <CardHeading title={t('summary.title')} subtitle={t('summary.subtitle')} />
         <SummaryTable rows={rows} loading={summary.isPending} />

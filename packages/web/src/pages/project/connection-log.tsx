@@ -23,6 +23,10 @@ type Session = z.infer<typeof connectionSession>;
 /** How many sessions the card lists; the server keeps more. */
 const shownSessions = 25;
 
+/** The ingest's refusal reasons, as words of the user's language (the raw one is the chip's tooltip). */
+const loginReasonKey = (reason: string) =>
+  reason === 'wrong user name or password' ? 'wrongCredentials' : 'refused';
+
 function LoginChip({ session }: { session: Session }) {
   const { t } = useTranslation('projects');
   if (session.loginResult === null) {
@@ -35,7 +39,14 @@ function LoginChip({ session }: { session: Session }) {
       color={ok ? 'success' : 'error'}
       variant={ok ? 'outlined' : 'filled'}
       icon={ok ? <CheckCircleOutlineIcon /> : <ErrorOutlineIcon />}
-      label={ok ? t('log.loginOk') : t('log.loginFailed', { reason: session.loginResult })}
+      label={
+        ok
+          ? t('log.loginOk')
+          : t('log.loginFailed', {
+              reason: t(`log.loginReasons.${loginReasonKey(session.loginResult)}`),
+            })
+      }
+      title={ok ? undefined : session.loginResult}
       data-testid="log-login"
     />
   );

@@ -25,6 +25,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Project } from '../../api/projects.ts';
 import { copyText } from '../../ui/clipboard.ts';
+import { FailingDestinations } from '../../ui/destination-health.tsx';
 import { formatNumber, formatSize } from '../../ui/format.ts';
 import { StatCard } from '../../ui/stat-card.tsx';
 import { ConnectionLog } from './connection-log.tsx';
@@ -188,6 +189,9 @@ export function OverviewTab({ project, teamUuid }: { project: Project; teamUuid:
   const language = i18n.resolvedLanguage ?? 'en';
   return (
     <Grid container spacing={2.5}>
+      <Grid size={12} sx={{ '&:empty': { display: 'none' } }}>
+        <FailingDestinations teamUuid={teamUuid} projectId={project.id} />
+      </Grid>
       <Grid size={{ xs: 6, md: 3 }}>
         <StatCard
           dense

@@ -1,5 +1,5 @@
 // The project's protocol (spec §2 'Project tabs: Protocol', §4 'Job state'): a paged table of
-// the delivery jobs, refreshed every 2 s while any of them is waiting or running.
+// the delivery jobs, asked for every second while the page is visible (new jobs show within a second).
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
@@ -33,6 +33,9 @@ import {
   formatSpeed,
 } from '../../ui/format.ts';
 import { StatusPanel } from '../../ui/page.tsx';
+import { PictureDialog } from '../../ui/picture-dialog.tsx';
+import { PictureThumb } from '../../ui/picture-thumb.tsx';
+import { PlainError, usePlainError } from '../../ui/plain-error.tsx';
 import { describeJobState, type JobText, type JobTone, unstampedReason, uploadSpeed } from './job-state.ts';
 
 const pageSizes = [10, 25, 50, 100];
@@ -59,10 +62,15 @@ function useNow(active: boolean) {
 
 function useJobText() {
   const { t } = useTranslation('jobs');
+  const plain = usePlainError();
   return (text: JobText | null) => {
     if (!text) return null;
     if ('text' in text) return text.text;
-    const value = t(text.key, text.values);
+    // A try's technical error reads as a plain sentence here; the Error column has the details.
+    const values = text.values?.error
+      ? { ...text.values, error: plain(String(text.values.error)) }
+      : text.values;
+    const value = t(text.key, values);
     return text.suffix ? `${value} ${text.suffix}` : value;
   };
 }
@@ -73,14 +81,19 @@ function JobRow({
   language,
   onRetry,
   retrying,
+  teamUuid,
+  onOpenPicture,
 }: {
   job: Job;
   now: number;
   language: string;
   onRetry: () => void;
   retrying: boolean;
+  teamUuid: string;
+  onOpenPicture: () => void;
 }) {
   const { t } = useTranslation('jobs');
+  const { t: tp } = useTranslation('pictures');
   const render = useJobText();
   const view = describeJobState(job, now, language);
   const speed = uploadSpeed(job);
@@ -88,15 +101,31 @@ function JobRow({
   const toServer = job.ftpservername !== null;
   return (
     <TableRow hover data-testid="job-row" data-state={job.state}>
-      <TableCell sx={{ maxWidth: 180 }}>
-        <Typography variant="body2" noWrap title={job.filename} sx={{ fontWeight: 500 }}>
-          {job.filename}
-        </Typography>
+      <TableCell sx={{ minWidth: 190, maxWidth: 280 }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          {job.uploadId !== undefined && (
+            <PictureThumb
+              teamUuid={teamUuid}
+              uploadId={job.uploadId}
+              size={40}
+              label={tp('openPicture', { name: job.filename })}
+              onOpen={onOpenPicture}
+            />
+          )}
+          <Typography
+            variant="body2"
+            title={job.filename}
+            sx={{ fontWeight: 500, overflowWrap: 'anywhere', minWidth: 0 }}
+            data-testid="job-file"
+          >
+            {job.filename}
+          </Typography>
+        </Stack>
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
         {formatSize(job.filesize, language)}
       </TableCell>
-      <TableCell sx={{ maxWidth: 160 }}>
+      <TableCell sx={{ minWidth: 130, maxWidth: 180 }}>
         <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
           <Tooltip title={t(toServer ? 'destinationKinds.ftpserver' : 'destinationKinds.project')}>
             {toServer ? (
@@ -105,12 +134,16 @@ function JobRow({
               <AccountTreeOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
             )}
           </Tooltip>
-          <Typography variant="body2" noWrap>
+          <Typography
+            variant="body2"
+            title={job.ftpservername ?? job.destprojectname ?? undefined}
+            sx={{ overflowWrap: 'anywhere' }}
+          >
             {job.ftpservername ?? job.destprojectname ?? '–'}
           </Typography>
         </Stack>
       </TableCell>
-      <TableCell sx={{ minWidth: 180, maxWidth: 240 }} data-testid="job-state">
+      <TableCell sx={{ minWidth: 140, maxWidth: 220 }} data-testid="job-state">
         <Chip
           size="small"
           color={toneColors[view.tone]}
@@ -118,7 +151,7 @@ function JobRow({
           label={render(view.label)}
           sx={{ fontWeight: 600 }}
         />
-        {view.detail && (
+        {view.detail && !(job.state === 'failed' && job.errortext) && (
           <Typography
             variant="caption"
             color={view.tone === 'error' ? 'error' : 'text.secondary'}
@@ -166,20 +199,7 @@ function JobRow({
       </TableCell>
       <TableCell sx={{ maxWidth: 160 }}>
         {job.errortext ? (
-          <Tooltip title={job.errortext}>
-            <Typography
-              variant="caption"
-              color="error"
-              sx={{
-                display: '-webkit-box',
-                WebkitLineClamp: 2,
-                WebkitBoxOrient: 'vertical',
-                overflow: 'hidden',
-              }}
-            >
-              {job.errortext}
-            </Typography>
-          </Tooltip>
+          <PlainError text={job.errortext} testId="job-error" />
         ) : (
           <Typography variant="caption" color="text.disabled">
             –
@@ -188,9 +208,16 @@ function JobRow({
       </TableCell>
       <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
         {formatDuration(job.uploadduration, language) ?? '–'}
-      </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
-        {speed === null ? '–' : formatSpeed(job.filesize, job.uploadduration, language)}
+        {speed !== null && (
+          <Typography
+            variant="caption"
+            color="text.secondary"
+            sx={{ display: 'block' }}
+            data-testid="job-speed"
+          >
+            {formatSpeed(job.filesize, job.uploadduration, language)}
+          </Typography>
+        )}
       </TableCell>
     </TableRow>
   );
@@ -208,6 +235,7 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
   const count = page.data?.count ?? 0;
   const live = jobs.some(isLiveJob);
   const now = useNow(jobs.some((job) => job.state === 'scheduled'));
+  const [picture, setPicture] = useState<Job | null>(null);
 
   // A page past the end (e.g. after jobs expired) falls back to the last one.
   useEffect(() => {
@@ -224,10 +252,9 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
     'created',
     'tries',
     'error',
-    'duration',
-    'speed',
+    'durationSpeed',
   ] as const;
-  const rightAligned = new Set(['size', 'tries', 'duration', 'speed']);
+  const rightAligned = new Set(['size', 'tries', 'durationSpeed']);
 
   return (
     <Card data-testid="protocol-tab">
@@ -291,7 +318,7 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
         columns={columns.map((column) => ({
           label: t(`columns.${column}`),
           align: rightAligned.has(column) ? 'right' : undefined,
-          noWrap: true,
+          noWrap: column !== 'durationSpeed',
         }))}
         renderRow={(job) => (
           <JobRow
@@ -299,6 +326,8 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
             now={now}
             language={language}
             retrying={retry.isPending && retry.variables === job.id}
+            teamUuid={teamUuid}
+            onOpenPicture={() => setPicture(job)}
             onRetry={() =>
               retry.mutate(job.id, {
                 onSuccess: () => enqueueSnackbar(t('retried'), { variant: 'success' }),
@@ -329,6 +358,12 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
           }
         />
       )}
+      <PictureDialog
+        teamUuid={teamUuid}
+        uploadId={picture?.uploadId ?? null}
+        filename={picture?.filename ?? ''}
+        onClose={() => setPicture(null)}
+      />
     </Card>
   );
 }

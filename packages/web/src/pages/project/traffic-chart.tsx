@@ -1,4 +1,4 @@
-// Files or bytes in and out per hour over the last 3 days (overview tab).
+// Files or bytes in and out per hour over the last 24 hours or 3 days, as the data needs (overview tab).
 import InsightsOutlinedIcon from '@mui/icons-material/InsightsOutlined';
 import {
   Box,
@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { statsDays, useProjectStats } from '../../api/projects.ts';
 import { formatNumber, formatSize } from '../../ui/format.ts';
-import { fillHours, totals } from './traffic-series.ts';
+import { chartDays, fillHours, totals } from './traffic-series.ts';
 
 type Measure = 'files' | 'bytes';
 const inColor = '#1f4fb3';
@@ -27,12 +27,22 @@ export function TrafficChart({ teamUuid, projectId }: { teamUuid: string; projec
   const stats = useProjectStats(teamUuid, projectId);
   const [measure, setMeasure] = useState<Measure>('files');
   // Recomputed with every answer (once a minute), so the window follows the clock.
-  const points = useMemo(() => fillHours(stats.data ?? [], Date.now(), statsDays), [stats.data]);
+  const days = useMemo(() => chartDays(stats.data ?? [], Date.now(), statsDays), [stats.data]);
+  const points = useMemo(() => fillHours(stats.data ?? [], Date.now(), days), [stats.data, days]);
   const sum = totals(points);
   const inKey = measure === 'files' ? 'filesIn' : 'bytesIn';
   const outKey = measure === 'files' ? 'filesOut' : 'bytesOut';
   const format = (value: number) =>
     measure === 'files' ? formatNumber(value, language) : formatSize(value, language);
+  // The tooltip names the unit: "3 files", "2.4 MB".
+  const formatWithUnit = (value: number) =>
+    measure === 'files'
+      ? t('overview.filesCount', { count: value, formatted: formatNumber(value, language) })
+      : format(value);
+  const hourOnly = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+  });
   const dayFormat = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
     weekday: 'short',
     day: '2-digit',
@@ -52,7 +62,7 @@ export function TrafficChart({ teamUuid, projectId }: { teamUuid: string; projec
           <InsightsOutlinedIcon color="primary" sx={{ mt: 0.25 }} />
           <Box sx={{ flex: 1, minWidth: 0 }}>
             <Typography variant="h6" component="h2">
-              {t('overview.chartTitle', { days: statsDays })}
+              {days === 1 ? t('overview.chartTitleDay') : t('overview.chartTitle', { days })}
             </Typography>
             <Typography variant="body2" color="text.secondary">
               {measure === 'files'
@@ -95,9 +105,13 @@ export function TrafficChart({ teamUuid, projectId }: { teamUuid: string; projec
                 <CartesianGrid vertical={false} stroke="#e8ecf3" />
                 <XAxis
                   dataKey="time"
-                  tickFormatter={(time: number) => dayFormat.format(time)}
+                  tickFormatter={(time: number) => (days === 1 ? hourOnly : dayFormat).format(time)}
                   ticks={points
-                    .filter((point) => new Date(point.time).getHours() === 0)
+                    .filter((point) =>
+                      days === 1
+                        ? new Date(point.time).getHours() % 3 === 0
+                        : new Date(point.time).getHours() === 0,
+                    )
                     .map((point) => point.time)}
                   tick={{ fontSize: 12, fill: '#5b6577' }}
                   axisLine={{ stroke: '#d5dbe5' }}
@@ -114,7 +128,7 @@ export function TrafficChart({ teamUuid, projectId }: { teamUuid: string; projec
                 <Tooltip
                   cursor={{ fill: 'rgba(31,79,179,0.06)' }}
                   labelFormatter={(time) => hourFormat.format(Number(time))}
-                  formatter={(value, name) => [format(Number(value)), name]}
+                  formatter={(value, name) => [formatWithUnit(Number(value)), name]}
                 />
                 <Legend iconType="circle" iconSize={8} wrapperStyle={{ fontSize: 13 }} />
                 <Bar

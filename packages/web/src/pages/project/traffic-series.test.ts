@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fillHours, totals } from './traffic-series.ts';
+import { chartDays, fillHours, totals } from './traffic-series.ts';
 
 describe('hourly traffic of the overview chart', () => {
   const now = Date.parse('2025-05-03T10:25:00Z');
@@ -27,5 +27,17 @@ describe('hourly traffic of the overview chart', () => {
       filesOut: 2,
       bytesOut: 2000,
     });
+  });
+});
+
+describe('the chart range follows the data', () => {
+  const now = Date.parse('2025-05-03T10:25:00Z');
+  const at = (hour: string, filesIn = 1) => ({ hour, filesIn, bytesIn: 10, filesOut: 0, bytesOut: 0 });
+  it('shows the last 24 hours while all traffic is in them', () => {
+    assert.equal(chartDays([at('2025-05-03T10:00:00.000Z'), at('2025-05-02T11:00:00.000Z')], now, 3), 1);
+    assert.equal(chartDays([], now, 3), 1);
+  });
+  it('shows all days once older traffic exists', () => {
+    assert.equal(chartDays([at('2025-05-02T10:00:00.000Z')], now, 3), 3);
   });
 });

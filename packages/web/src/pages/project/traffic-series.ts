@@ -48,3 +48,16 @@ export function totals(points: readonly HourlyStat[]) {
     { filesIn: 0, bytesIn: 0, filesOut: 0, bytesOut: 0 },
   );
 }
+
+/**
+ * How many days the chart shows, chosen from the data (issue 16): the last 24 hours while all
+ * traffic falls into them (today is not squeezed into a sliver), else the whole range.
+ */
+export function chartDays(stats: readonly HourlyStat[], now: number, maxDays: number): number {
+  const dayAgo = Math.floor(now / hourMs) * hourMs - 23 * hourMs;
+  const older = stats.some(
+    (stat) =>
+      Date.parse(stat.hour) < dayAgo && stat.filesIn + stat.filesOut + stat.bytesIn + stat.bytesOut > 0,
+  );
+  return older ? maxDays : 1;
+}
