@@ -108,11 +108,14 @@ export type RouteInput<R extends RouteSpec> = (R['params'] extends z.ZodObject
   (R['query'] extends z.ZodObject ? { query: z.input<R['query']> } : { query?: undefined }) &
   (R['body'] extends z.ZodType ? { body: z.input<R['body']> } : { body?: undefined });
 
-/** The route's path with its parameters filled in (each encoded), without a leading slash. */
+/**
+ * The route's path with its parameters filled in, without a leading slash. Each value is encoded;
+ * commas stay readable (`parent,child` property ids), they separate nothing in a path segment.
+ */
 export function fillPath(path: string, params: Record<string, unknown> = {}) {
   return path.replace(/^\//, '').replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
     const value = params[name];
     if (value === undefined || value === null) throw new Error(`missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
+    return encodeURIComponent(String(value)).replaceAll('%2C', ',');
   });
 }

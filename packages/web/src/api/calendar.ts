@@ -13,12 +13,14 @@ import {
   invitationRoutes,
   calendarRoutes as r,
 } from '@photorelay/contract/calendar';
+import * as externalRoutes from '@photorelay/contract/externalcalendars';
 import { fillPath } from '@photorelay/contract/route';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { callRoute } from './call.ts';
-import { apiRequest, teamPath, teamScope } from './client.ts';
+import { callRoute, routeUrl } from './call.ts';
+import { apiRequest, teamScope } from './client.ts';
 import { useCommand } from './commands.ts';
+import { fetchConfigFileByName } from './configfiles.ts';
 import { handlesAllErrors } from './query-client.ts';
 
 export { accreditations, bookingStates } from '@photorelay/contract/calendar';
@@ -94,13 +96,7 @@ export const fetchTimeZone = (teamUuid: string, signal?: AbortSignal) =>
 
 /** Event category definitions (spec §3) as stored in the team's config file `{category}.json`. */
 export const fetchCategoryFile = (teamUuid: string, category: string, signal?: AbortSignal) =>
-  apiRequest<{ file: { text: string } }>(
-    'GET',
-    teamPath(teamUuid, `file/${encodeURIComponent(category)}.json`),
-    {
-      signal,
-    },
-  ).then((answer) => answer.file.text);
+  fetchConfigFileByName(teamUuid, `${category}.json`, signal).then((file) => file.text);
 
 export const postEntry = (teamUuid: string, calendarId: number, body: EntryBody) =>
   callRoute(r.postCalendarEntry, { teamUuid, params: { dbcalendarid: calendarId }, body });
@@ -147,7 +143,7 @@ export const postConfirmInvitation = (
 
 /** Answers with the entry's XMP sidecar as an attachment. */
 export const entryXmpUrl = (teamUuid: string, entryId: number) =>
-  `/api/${teamPath(teamUuid, fillPath(r.getCalendarXmp.path, { entryId }))}`;
+  routeUrl(r.getCalendarXmp, { teamUuid, params: { entryId } });
 
 // ---- queries ----
 
@@ -232,7 +228,8 @@ export function useSaveEntry(teamUuid: string) {
 export function useDeleteCalendar(teamUuid: string) {
   const invalidate = useInvalidateCalendar(teamUuid);
   return useMutation({
-    mutationFn: (id: number) => apiRequest('DELETE', teamPath(teamUuid, `calendar/${id}`), { body: {} }),
+    mutationFn: (id: number) =>
+      callRoute(externalRoutes.deleteExternalCalendar, { teamUuid, params: { dbcalendarid: id } }),
     onSettled: invalidate,
   });
 }
@@ -241,7 +238,7 @@ export function useDeleteCalendar(teamUuid: string) {
 /** Refreshes one external calendar; its entries and the marked team copies are read again after it. */
 export function useRefreshCalendar(teamUuid: string) {
   const invalidate = useInvalidateCalendar(teamUuid);
-  const command = useCommand<{ calendarRefName: string }>(teamUuid, 'command/updateexternalcalendar');
+  const command = useCommand(teamUuid, externalRoutes.updateExternalCalendar);
   return {
     ...command,
     mutate: (body: { calendarRefName: string }, options?: Parameters<typeof command.mutate>[1]) =>
