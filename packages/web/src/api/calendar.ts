@@ -14,11 +14,10 @@ import {
   calendarRoutes as r,
 } from '@photorelay/contract/calendar';
 import * as externalRoutes from '@photorelay/contract/externalcalendars';
-import { fillPath } from '@photorelay/contract/route';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { callRoute, routeUrl } from './call.ts';
-import { apiRequest, teamScope } from './client.ts';
+import { teamScope } from './client.ts';
 import { useCommand } from './commands.ts';
 import { fetchConfigFileByName } from './configfiles.ts';
 import { handlesAllErrors } from './query-client.ts';
@@ -30,29 +29,6 @@ export type Booking = ContractBooking;
 export type CalendarEntry = ContractCalendarEntry;
 export type EntryBody = z.input<typeof calendarEntryBody>;
 export type { CalendarEntryBody };
-
-type Route = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  path: string;
-  response: z.ZodType;
-};
-type Call = {
-  params?: Record<string, unknown>;
-  query?: Record<string, string>;
-  body?: unknown;
-  signal?: AbortSignal;
-};
-
-/** A declared route outside a team (the invitation page): like callRoute without the team prefix. */
-function callOutside<R extends Route>(route: R, options: Call = {}): Promise<z.output<R['response']>> {
-  let path = fillPath(route.path, options.params);
-  if (options.query) path += `?${new URLSearchParams(options.query)}`;
-  return apiRequest(route.method, path, {
-    body: options.body,
-    signal: options.signal,
-    schema: route.response,
-  }) as Promise<z.output<R['response']>>;
-}
 
 export const calendarKeys = {
   all: (teamUuid: string) => [...teamScope(teamUuid), 'calendar'] as const,
@@ -135,11 +111,11 @@ export const putTimeZone = (teamUuid: string, timeZone: string) =>
 
 /** Not team-scoped: the mailed link carries token and selector (spec §7 'Account'). */
 export const fetchInvitation = (ciid: number, token: string, selector: string, signal?: AbortSignal) =>
-  callOutside(invitationRoutes.getInvitation, { params: { ciid }, query: { token, selector }, signal });
+  callRoute(invitationRoutes.getInvitation, { params: { ciid }, query: { token, selector }, signal });
 export const postConfirmInvitation = (
   ciid: number,
   body: { token: string; selector: string; answer: 'accepted' | 'rejected' },
-) => callOutside(invitationRoutes.confirmInvitation, { params: { ciid }, body });
+) => callRoute(invitationRoutes.confirmInvitation, { params: { ciid }, body });
 
 /** Answers with the entry's XMP sidecar as an attachment. */
 export const entryXmpUrl = (teamUuid: string, entryId: number) =>
