@@ -6,9 +6,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
+import { TempDirBackend } from '../../test/support/temp-dir-backend.ts';
 import { type FtpIngest, startFtpIngest } from '../ingest/ftp-server.ts';
 import { type SftpIngest, startSftpIngest } from '../ingest/sftp-server.ts';
-import { TempDirBackend } from '../ingest/temp-dir-backend.test-support.ts';
 import { loadOrCreateTlsMaterial } from '../ingest/tls.ts';
 import {
   createDestinationClient,

@@ -1,5 +1,6 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { FtpServerBody } from '@photorelay/contract/ftpservers';
+import { limits } from '@photorelay/contract/limits';
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
@@ -47,7 +48,7 @@ const valuesOf = (body: FtpServerBody) => ({
   path: body.path?.trim() ?? '',
   protocol: body.protocol,
   username: body.username,
-  max_connections: body.maxConnections ?? 4,
+  max_connections: body.maxConnections ?? limits.ftpServerConnectionsDefault,
 });
 
 export async function getFtpServer(ctx: AppContext, member: Member, id: number) {

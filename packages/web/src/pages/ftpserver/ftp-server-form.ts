@@ -1,7 +1,7 @@
 // Spec §5 'FTP server form': valid only when the name is not blank and host, username and
 // password are set (the stored password counts); the port is optional, digits only, 1 to 65535.
 import { ftpServerBody, portField } from '@photorelay/contract/ftpservers';
-import { type FtpProtocol, ftpProtocols } from '@photorelay/contract/limits';
+import { type FtpProtocol, ftpProtocols, limits } from '@photorelay/contract/limits';
 import type { FtpServer, FtpServerInput, TestFtpServerBody } from '../../api/ftpservers.ts';
 
 export type FtpServerForm = {
@@ -15,7 +15,7 @@ export type FtpServerForm = {
   maxConnections: string;
 };
 
-export const defaultMaxConnections = 4;
+export const defaultMaxConnections = limits.ftpServerConnectionsDefault;
 const maxConnectionsField = ftpServerBody.shape.maxConnections;
 
 export const emptyForm: FtpServerForm = {
