@@ -49,6 +49,7 @@ function valueAddress(projectId: number, slot: ValueSlot) {
     return { at: 'position' as const, params: { ...params, n: slot.position } };
   return { at: 'value' as const, params };
 }
+/** One call serves the three addresses: each route's path takes the parameters it names. */
 type AddressedParams = { id: number; ids: string; lang: string; n: number };
 const addressed = (projectId: number, slot: ValueSlot) =>
   valueAddress(projectId, slot) as { at: ValueAddress; params: AddressedParams };
