@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { okResult } from './common.ts';
 import { limits } from './limits.ts';
+import { forAnyone, forUsers, userRoute } from './route.ts';
 
 // Spec §5: 'Invalid e-mail.'; a standard address pattern.
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
@@ -105,3 +107,116 @@ export const getTeamSessionResponse = z.object({
   team: teamMembership,
 });
 export type TeamSession = z.infer<typeof getTeamSessionResponse>;
+
+// ---- routes (spec §7 "Account"; outside a team, under /api) ----
+
+export const login = userRoute({
+  method: 'POST',
+  path: '/user/login',
+  body: postLoginBody,
+  response: postLoginResponse,
+  errors: ['InvalidLogin', 'EmailNotVerified', 'TooManyRequests'],
+  access: forAnyone,
+});
+
+/** Logged out already is fine: the answer is OK either way. */
+export const logout = userRoute({
+  method: 'POST',
+  path: '/user/logout',
+  response: okResult,
+  access: forAnyone,
+});
+
+/** Answers `logged_in: false` without a session. */
+export const getUserInfo = userRoute({
+  method: 'GET',
+  path: '/user/info',
+  response: getUserInfoResponse,
+  access: forAnyone,
+});
+
+export const putUserInfo = userRoute({
+  method: 'PUT',
+  path: '/user/info',
+  body: putUserInfoBody,
+  response: okResult,
+  access: forUsers,
+});
+
+export const putCurrentTeam = userRoute({
+  method: 'PUT',
+  path: '/user/currentteam',
+  body: putCurrentTeamBody,
+  response: okResult,
+  errors: ['NotFound'],
+  access: forUsers,
+});
+
+export const register = userRoute({
+  method: 'POST',
+  path: '/user/register',
+  body: postRegisterBody,
+  response: okResult,
+  errors: ['UserAlreadyExists', 'InvalidToken', 'TooManyRequests', 'SendMailFailed'],
+  access: forAnyone,
+});
+
+export const resendVerification = userRoute({
+  method: 'POST',
+  path: '/user/resendVerification',
+  body: postResendVerificationBody,
+  response: okResult,
+  errors: ['TooManyRequests', 'SendMailFailed'],
+  access: forAnyone,
+});
+
+export const verify = userRoute({
+  method: 'POST',
+  path: '/user/verify',
+  body: postVerifyBody,
+  response: okResult,
+  errors: ['InvalidToken'],
+  access: forAnyone,
+});
+
+export const requestPasswordReset = userRoute({
+  method: 'POST',
+  path: '/user/resetPassword',
+  body: postResetPasswordBody,
+  response: okResult,
+  errors: ['TooManyRequests', 'SendMailFailed'],
+  access: forAnyone,
+});
+
+/** A successful reset signs the user in. */
+export const resetPassword = userRoute({
+  method: 'PUT',
+  path: '/user/resetPassword',
+  body: putResetPasswordBody,
+  response: postLoginResponse,
+  errors: ['InvalidToken', 'TooManyRequests'],
+  access: forAnyone,
+});
+
+/** An existing account accepts a mailed team invitation (`selector.token`). */
+export const acceptInvitation = userRoute({
+  method: 'POST',
+  path: '/user/acceptInvitation',
+  body: postAcceptInvitationBody,
+  response: okResult,
+  errors: ['InvalidToken', 'TooManyRequests'],
+  access: forAnyone,
+});
+
+/**
+ * Debug admin: a team admin completes a pending invitation. Answers NotFound unless the operator
+ * enabled DEBUG_ADMIN (checked before the session), so the route stays hidden.
+ */
+export const forceAcceptInvite = userRoute({
+  method: 'POST',
+  path: '/admin/user/acceptInvite',
+  body: acceptInviteBody,
+  response: okResult,
+  errors: ['NotFound'],
+  access: forUsers,
+});

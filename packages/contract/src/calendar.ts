@@ -37,7 +37,7 @@ import {
   xmpDownloadResponse,
 } from './calendar-schemas.ts';
 import { idParam, okResult } from './common.ts';
-import { forMembers, forNode, forTeamAdmins, type RouteSpec, teamRoute } from './route.ts';
+import { forMembers, forNode, forTeamAdmins, forUsers, teamRoute, userRoute } from './route.ts';
 
 export * from './calendar-schemas.ts';
 
@@ -221,21 +221,23 @@ export const calendarRoutes = {
 
 /** Outside a team (path under /api): the photographer invitation page; the caller must be signed in. */
 export const invitationRoutes = {
-  getInvitation: {
+  getInvitation: userRoute({
     method: 'GET',
     path: '/calendar/suggestentries/:ciid',
     params: invitationParams,
     query: invitationQuery,
     response: getInvitationResponse,
     errors: ['InvalidToken'],
-  },
+    access: forUsers,
+  }),
   /** Also served at the spec's spelling `/calendar/suggestentries{ciid}/confirm` (no slash). */
-  confirmInvitation: {
+  confirmInvitation: userRoute({
     method: 'POST',
     path: '/calendar/suggestentries/:ciid/confirm',
     params: invitationParams,
     body: confirmInvitationBody,
     response: confirmInvitationResponse,
     errors: ['InvalidToken', 'Conflict'],
-  },
-} as const satisfies Record<string, RouteSpec>;
+    access: forUsers,
+  }),
+};

@@ -17,3 +17,5 @@ export const decimalParam = (min: number, max: number) =>
 export const idParam = decimalParam(1, 2_147_483_647);
 // A request that carries no data still sends `{}` so the JSON/Origin checks apply to it.
 export const emptyBody = z.object({}).strict().optional();
+/** A download's 200 answer: the file itself, under its own content type (not JSON). */
+export const fileDownload = z.string().describe('The file itself, sent as an attachment');

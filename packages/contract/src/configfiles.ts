@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { fileDownload, idParam, okResult } from './common.ts';
 import { limits } from './limits.ts';
+import { forMembers, forTeamAdmins, teamRoute } from './route.ts';
 
 export const configFileInfo = z.object({
   dbconfigfileid: z.number(),
@@ -33,3 +35,50 @@ export function configFileProblem(name: string, size: number): 'tooLarge' | 'wro
   if (size >= limits.configFileBytes) return 'tooLarge';
   return null;
 }
+
+// ---- routes (spec §7 config files: list, upload/replace, delete, download, read by name) ----
+
+const fileParams = z.object({ id: idParam });
+
+export const listConfigFiles = teamRoute({
+  method: 'GET',
+  path: '/files',
+  response: getFilesResponse,
+  access: forTeamAdmins,
+});
+
+/** Upload, or replace the file `dbconfigfileid`. */
+export const saveConfigFile = teamRoute({
+  method: 'POST',
+  path: '/file',
+  body: postFileBody,
+  response: postFileResponse,
+  errors: ['PayloadTooLarge'],
+  access: forTeamAdmins,
+});
+
+export const deleteConfigFile = teamRoute({
+  method: 'DELETE',
+  path: '/file/:id',
+  params: fileParams,
+  response: okResult,
+  access: forTeamAdmins,
+});
+
+/** Read by name: the pages load their option lists (e.g. a category's JSON) this way. */
+export const readConfigFile = teamRoute({
+  method: 'GET',
+  path: '/file/:name',
+  params: z.object({ name: z.string().max(120) }),
+  response: getFileResponse,
+  access: forMembers,
+});
+
+/** The file as an attachment. */
+export const downloadConfigFile = teamRoute({
+  method: 'GET',
+  path: '/downloadfile/:id',
+  params: fileParams,
+  response: fileDownload,
+  access: forTeamAdmins,
+});

@@ -2,8 +2,8 @@
 // §7 "Calendar") and the per-member iCalendar feed.
 import { z } from 'zod';
 import { commandStarted } from './commands.ts';
-import { idParam, okResult } from './common.ts';
-import { forMembers, forTeamAdmins, teamRoute } from './route.ts';
+import { fileDownload, idParam, okResult } from './common.ts';
+import { forAnyone, forMembers, forTeamAdmins, teamRoute, userRoute } from './route.ts';
 
 /** The kind stored in calendars.type for a feed (spec §3: "google is the external kind"). */
 export const externalCalendarType = 'google';
@@ -107,4 +107,17 @@ export const revokeCalendarFeed = teamRoute({
   path: '/calendarfeed',
   response: getCalendarFeedResponse,
   access: forMembers,
+});
+
+/** The subscription itself, under /api without a session: calendar apps know only the URL (`<token>.ics`). */
+export const getPublicCalendarFeed = userRoute({
+  method: 'GET',
+  path: '/calendarfeed/:selector/:file',
+  params: z.object({
+    selector: z.string().min(1).max(100),
+    file: z.string().min(1).max(200),
+  }),
+  response: fileDownload,
+  errors: ['NotFound'],
+  access: forAnyone,
 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { idParam, okResult } from './common.ts';
 import { limits } from './limits.ts';
+import { forMembers, forNode, teamRoute } from './route.ts';
 
 export const permissionNames = ['read', 'write', 'folder_admin'] as const;
 export type PermissionName = (typeof permissionNames)[number];
@@ -77,3 +79,88 @@ export const putPermissionBody = z.union([
   z.array(z.enum(permissionNames)),
   z.object({ permissions: z.array(z.enum(permissionNames)) }),
 ]);
+
+// ---- routes (spec §7 "Folders and tree") ----
+
+const folderNode = (needs: 'read' | 'write' | 'folder_admin') =>
+  forNode(needs, { kind: 'folder', param: 'id' });
+const folderParams = z.object({ id: idParam });
+
+export const getFolderTree = teamRoute({
+  method: 'GET',
+  path: '/folders',
+  response: getFoldersResponse,
+  access: forMembers,
+});
+
+export const getFolder = teamRoute({
+  method: 'GET',
+  path: '/folder/:id',
+  params: folderParams,
+  response: getFolderResponse,
+  access: folderNode('read'),
+});
+
+export const createFolder = teamRoute({
+  method: 'POST',
+  path: '/folder',
+  body: postFolderBody,
+  response: postFolderResponse,
+  errors: ['NameTaken'],
+  access: forNode('write', { kind: 'folder', body: 'parentFolderId' }),
+});
+
+export const renameFolder = teamRoute({
+  method: 'PUT',
+  path: '/folder/:id',
+  params: folderParams,
+  body: putFolderBody,
+  response: okResult,
+  errors: ['NameTaken'],
+  access: folderNode('write'),
+});
+
+/** Only an empty folder can be deleted (Conflict otherwise). */
+export const deleteFolder = teamRoute({
+  method: 'DELETE',
+  path: '/folder/:id',
+  params: folderParams,
+  response: okResult,
+  errors: ['Conflict'],
+  access: folderNode('write'),
+});
+
+export const setUserPermission = teamRoute({
+  method: 'PUT',
+  path: '/folder/:id/permission/user/:dbuserid',
+  params: z.object({ id: idParam, dbuserid: idParam }),
+  body: putPermissionBody,
+  response: okResult,
+  access: folderNode('folder_admin'),
+});
+
+export const setGroupPermission = teamRoute({
+  method: 'PUT',
+  path: '/folder/:id/permission/group/:dbgroupid',
+  params: z.object({ id: idParam, dbgroupid: idParam }),
+  body: putPermissionBody,
+  response: okResult,
+  access: folderNode('folder_admin'),
+});
+
+/** Moving a folder, project or FTP server into the folder `folderId`: one route per kind. */
+const moveInto = <const K extends 'folder' | 'project' | 'ftpserver'>(kind: K) =>
+  teamRoute({
+    method: 'POST',
+    path: `/folder/:folderId/${kind}/:id`,
+    params: z.object({ folderId: idParam, id: idParam }),
+    response: okResult,
+    errors: ['NameTaken'],
+    access: forNode('write', { kind: 'folder', param: 'folderId' }),
+  });
+export const moveRoutes = {
+  folder: moveInto('folder'),
+  project: moveInto('project'),
+  ftpserver: moveInto('ftpserver'),
+};
+export type MovableKind = keyof typeof moveRoutes;

@@ -22,7 +22,7 @@ export const ftpServerBody = z.object({
   username: z.string().min(1).max(limits.ftpServerField),
   /** Empty on update keeps the stored password. */
   password: field.optional(),
-  maxConnections: z.number().int().min(1).max(16).optional(),
+  maxConnections: z.number().int().min(1).max(limits.ftpServerConnectionsMax).optional(),
   parentFolderId: z.number().int().positive().optional(),
 });
 export type FtpServerBody = z.infer<typeof ftpServerBody>;

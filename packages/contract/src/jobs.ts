@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { idParam } from './common.ts';
-import { forMembers, teamRoute } from './route.ts';
+import { decimalParam, idParam, okResult } from './common.ts';
+import { forMembers, forNode, teamRoute } from './route.ts';
 
 export const jobStates = [
   'scheduled',
@@ -105,4 +105,35 @@ export const getRecentUploads = teamRoute({
   response: z.object({ uploads: z.array(recentUpload) }),
   access: forMembers,
   summary: 'Pictures received since a time in the projects this member may read, newest first',
+});
+
+// ---- routes (spec §7: POST team/jobs/summary and POST team/jobs/{pageSize}/{pageIndex}; retry now) ----
+
+/** The dashboard's counts per project and destination; any body is accepted and ignored. */
+export const getJobSummary = teamRoute({
+  method: 'POST',
+  path: '/jobs/summary',
+  body: z.object({}).passthrough().optional(),
+  response: postSummaryResponse,
+  access: forMembers,
+});
+
+/** One page of a project's protocol tab. */
+export const listJobs = teamRoute({
+  method: 'POST',
+  path: '/jobs/:pageSize/:pageIndex',
+  params: z.object({ pageSize: decimalParam(1, 500), pageIndex: decimalParam(0, 1_000_000) }),
+  body: postJobsBody,
+  response: postJobsResponse,
+  access: forNode('read', { kind: 'project', body: 'projectid' }),
+});
+
+/** Retry now: a failed or waiting delivery is scheduled at once. */
+export const retryJob = teamRoute({
+  method: 'POST',
+  path: '/job/:id/retry',
+  params: z.object({ id: idParam }),
+  response: okResult,
+  errors: ['Conflict'],
+  access: forMembers,
 });

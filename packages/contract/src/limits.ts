@@ -6,6 +6,9 @@ export const limits = {
   projectName: 64,
   ftpServerName: 64,
   ftpServerField: 256,
+  /** Parallel connections to one destination server: the default and the most a form may set. */
+  ftpServerConnectionsDefault: 4,
+  ftpServerConnectionsMax: 16,
   metadataValue: 1024,
   portMin: 1,
   portMax: 65535,

@@ -2,8 +2,10 @@
 // modes, the sidecar and test-image commands. Shapes follow spec §3 (XMP property definition,
 // XMP value, XMP mode); limits follow §5/§9.
 import { z } from 'zod';
-import { decimalParam, idParam } from './common.ts';
+import { commandStartErrors, commandStarted } from './commands.ts';
+import { decimalParam, fileDownload, idParam, okResult } from './common.ts';
 import { limits } from './limits.ts';
+import { forMembers, forNode, teamRoute } from './route.ts';
 import { processingReport } from './scripts.ts';
 
 export const xmpModes = ['off', 'replace', 'append', 'prepend', 'merge'] as const;
@@ -108,14 +110,12 @@ export const postXmpLangValueResponse = xmpWriteResponse;
 export const postXmpStructureItemResponse = xmpWriteResponse;
 
 export const xmpValueParams = z.object({
-  teamUuid: z.string(),
   id: idParam,
   ids: propertyTypeIds,
 });
 export const xmpValuePositionParams = xmpValueParams.extend({ n: xmpPosition });
 export const xmpValueLangParams = xmpValueParams.extend({ lang: xmpLang });
 export const xmpModeParams = z.object({
-  teamUuid: z.string(),
   id: idParam,
   propertyId,
   mode: z.enum(xmpModes),
@@ -160,7 +160,6 @@ export const processImageDetail = z.object({
 });
 export type ProcessImageDetail = z.infer<typeof processImageDetail>;
 export const downloadResultParams = z.object({
-  teamUuid: z.string(),
   a: idParam,
   b: z.string().max(100),
 });
@@ -170,3 +169,157 @@ export const errorPositionSeparator = '<||||>';
 /** Issue 15: hold the pictures that cannot be stamped (default: delivered unstamped). */
 export const metadataSettings = z.object({ holdUnstampable: z.boolean() });
 export type MetadataSettings = z.infer<typeof metadataSettings>;
+
+// ---- routes (spec §7 "Image processing and metadata") ----
+
+const projectNode = (needs: 'read' | 'write') => forNode(needs, { kind: 'project', param: 'id' });
+const commandProject = (needs: 'read' | 'write') => forNode(needs, { kind: 'project', body: 'dbprojectid' });
+const projectParams = z.object({ id: idParam });
+
+export const getXmpProperties = teamRoute({
+  method: 'GET',
+  path: '/xmpproperties',
+  response: getXmpPropertiesResponse,
+  access: forMembers,
+});
+
+export const getXmpValues = teamRoute({
+  method: 'GET',
+  path: '/project/:id/xmpvalues',
+  params: projectParams,
+  response: getXmpValuesResponse,
+  access: projectNode('read'),
+});
+
+export const deleteXmpValues = teamRoute({
+  method: 'DELETE',
+  path: '/project/:id/xmpvalues',
+  params: projectParams,
+  response: okResult,
+  access: projectNode('write'),
+});
+
+/**
+ * Spec §7 addresses a value three ways: the whole value, one item of a list (/position/{n}) or
+ * one language of an alt text (/lang/{lang}); the value routes differ in nothing else.
+ */
+const valueAddresses = {
+  value: { path: '/project/:id/xmpvalue/:ids', params: xmpValueParams },
+  position: { path: '/project/:id/xmpvalue/:ids/position/:n', params: xmpValuePositionParams },
+  lang: { path: '/project/:id/xmpvalue/:ids/lang/:lang', params: xmpValueLangParams },
+} as const;
+export type ValueAddress = keyof typeof valueAddresses;
+
+const putValueAt = <A extends ValueAddress>(at: A) =>
+  teamRoute({
+    method: 'PUT',
+    path: valueAddresses[at].path,
+    params: valueAddresses[at].params,
+    body: putXmpValueBody,
+    response: putXmpValueResponse,
+    access: projectNode('write'),
+  });
+const deleteValueAt = <A extends ValueAddress>(at: A) =>
+  teamRoute({
+    method: 'DELETE',
+    path: valueAddresses[at].path,
+    params: valueAddresses[at].params,
+    response: okResult,
+    access: projectNode('write'),
+  });
+
+/** PUT of one value at each address. */
+export const putXmpValue = {
+  value: putValueAt('value'),
+  position: putValueAt('position'),
+  lang: putValueAt('lang'),
+};
+/** DELETE of the value at each address (with the fields below it). */
+export const deleteXmpValue = {
+  value: deleteValueAt('value'),
+  position: deleteValueAt('position'),
+  lang: deleteValueAt('lang'),
+};
+
+/** One item of a list of structures, all its fields at once. */
+export const postXmpStructureItem = teamRoute({
+  method: 'POST',
+  path: valueAddresses.position.path,
+  params: xmpValuePositionParams,
+  body: postXmpStructureItemBody,
+  response: postXmpStructureItemResponse,
+  access: projectNode('write'),
+});
+
+/** One language of an alt text. */
+export const postXmpLangValue = teamRoute({
+  method: 'POST',
+  path: valueAddresses.lang.path,
+  params: xmpValueLangParams,
+  body: postXmpLangValueBody,
+  response: postXmpLangValueResponse,
+  access: projectNode('write'),
+});
+
+export const getMetadataSettings = teamRoute({
+  method: 'GET',
+  path: '/project/:id/metadatasettings',
+  params: projectParams,
+  response: metadataSettings,
+  access: projectNode('read'),
+});
+
+export const putMetadataSettings = teamRoute({
+  method: 'PUT',
+  path: '/project/:id/metadatasettings',
+  params: projectParams,
+  body: metadataSettings,
+  response: okResult,
+  access: projectNode('write'),
+});
+
+export const putXmpMode = teamRoute({
+  method: 'PUT',
+  path: '/project/:id/xmpvaluemode/:propertyId/mode/:mode',
+  params: xmpModeParams,
+  response: okResult,
+  access: projectNode('write'),
+});
+
+/** Async commands (spec §7): each answers `{result, commandId, token}`; the detail is polled. */
+export const storeXmpFile = teamRoute({
+  method: 'POST',
+  path: '/command/storexmpfile',
+  body: storeXmpFileBody,
+  response: commandStarted,
+  errors: commandStartErrors,
+  access: commandProject('write'),
+});
+
+export const downloadXmpFile = teamRoute({
+  method: 'POST',
+  path: '/command/downloadxmpfile',
+  body: downloadXmpFileBody,
+  response: commandStarted,
+  errors: commandStartErrors,
+  access: commandProject('read'),
+});
+
+/** The test image travels as a data URL in JSON: the server raises the body limit for this route. */
+export const processImage = teamRoute({
+  method: 'POST',
+  path: '/command/processimage',
+  body: processImageBody,
+  response: commandStarted,
+  errors: [...commandStartErrors, 'PayloadTooLarge'],
+  access: commandProject('read'),
+});
+
+/** The stamped test image (a JPEG attachment) named by processimage's detail. */
+export const downloadResultFile = teamRoute({
+  method: 'GET',
+  path: '/command/downloadresultfile/:a/:b',
+  params: downloadResultParams,
+  response: fileDownload,
+  access: forMembers,
+});

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { decimalParam, idParam, okResult } from './common.ts';
 import { limits } from './limits.ts';
+import { forNode, teamRoute } from './route.ts';
 
 export const projectName = z.string().trim().min(1).max(limits.projectName);
 export const destinationPath = z.string().trim().max(limits.ftpServerField);
@@ -76,3 +78,106 @@ export const connectionSession = z.object({
   entries: z.array(connectionLogEntry),
 });
 export const getConnectionLogResponse = z.object({ sessions: z.array(connectionSession) });
+
+// ---- routes (spec §7 "Projects"; jobs are in the jobs area) ----
+
+const projectNode = (needs: 'read' | 'write') => forNode(needs, { kind: 'project', param: 'id' });
+const projectParams = z.object({ id: idParam });
+const targetParams = z.object({ id: idParam, targetId: idParam });
+
+export const createProject = teamRoute({
+  method: 'POST',
+  path: '/project',
+  body: postProjectBody,
+  response: postProjectResponse,
+  errors: ['NameTaken'],
+  access: forNode('write', { kind: 'folder', body: 'parentFolderId' }),
+});
+
+export const getProject = teamRoute({
+  method: 'GET',
+  path: '/project/:id',
+  params: projectParams,
+  response: getProjectResponse,
+  access: projectNode('read'),
+});
+
+/** PUT with the project (or just a name) renames it; everything else has its own call. */
+export const renameProject = teamRoute({
+  method: 'PUT',
+  path: '/project/:id',
+  params: projectParams,
+  body: putProjectBody,
+  response: okResult,
+  errors: ['NameTaken'],
+  access: projectNode('write'),
+});
+
+export const deleteProject = teamRoute({
+  method: 'DELETE',
+  path: '/project/:id',
+  params: projectParams,
+  response: okResult,
+  access: projectNode('write'),
+});
+
+/** Adding, changing and removing a destination: an FTP server or another project. */
+const destinationRoute = <
+  const M extends 'POST' | 'DELETE',
+  const K extends 'ftpserver' | 'destinationproject',
+>(
+  method: M,
+  kind: K,
+) =>
+  teamRoute({
+    method,
+    path: `/project/:id/${kind}/:targetId`,
+    params: targetParams,
+    response: okResult,
+    access: projectNode('write'),
+  });
+
+export const destinationRoutes = {
+  ftpserver: {
+    add: destinationRoute('POST', 'ftpserver'),
+    remove: destinationRoute('DELETE', 'ftpserver'),
+    update: teamRoute({
+      method: 'PUT',
+      path: '/project/:id/ftpserver/:targetId',
+      params: targetParams,
+      body: putProjectFtpServerBody,
+      response: okResult,
+      access: projectNode('write'),
+    }),
+  },
+  destinationproject: {
+    add: destinationRoute('POST', 'destinationproject'),
+    remove: destinationRoute('DELETE', 'destinationproject'),
+    update: teamRoute({
+      method: 'PUT',
+      path: '/project/:id/destinationproject/:targetId',
+      params: targetParams,
+      body: putDestinationProjectBody,
+      response: okResult,
+      access: projectNode('write'),
+    }),
+  },
+};
+export type DestinationKind = keyof typeof destinationRoutes;
+
+export const getProjectStats = teamRoute({
+  method: 'GET',
+  path: '/project/:id/stats',
+  params: projectParams,
+  query: z.object({ days: decimalParam(1, 30).default(3) }),
+  response: getProjectStatsResponse,
+  access: projectNode('read'),
+});
+
+export const getConnectionLog = teamRoute({
+  method: 'GET',
+  path: '/project/:id/connectionlog',
+  params: projectParams,
+  response: getConnectionLogResponse,
+  access: projectNode('read'),
+});

@@ -1,6 +1,8 @@
 // Each route of spec §7 is declared once, here in the contract: method, path, params, query, body,
 // answer, error answers and who may call it. The server registers these objects (http/route.ts),
 // the web calls them (api/call.ts), and the permission matrix walks the routes the server holds.
+// Team routes (`teamRoute`) live under /api/:teamUuid; the few outside a team (`userRoute`: login,
+// registration, the profile, public settings) directly under /api.
 // A small helper of our own rather than ts-rest or oRPC: both bring their own router and request
 // pipeline, and our access guard (folder permissions resolved from a path parameter or a body
 // field before validation) would have to be re-expressed as their middleware.
@@ -33,6 +35,14 @@ export const forTeamAdmins = { access: 'teamAdmin' } as const;
 export const forNode = (needs: FolderPermissionLevel, node: NodeRef) =>
   ({ access: 'folder', needs, node }) as const;
 
+/**
+ * Who a route outside a team is for: anyone (login, registration, public settings), or a signed-in
+ * user (the handler takes the user with `requireUser`, after validation; logged out: NotLoggedIn).
+ */
+export type UserAccess = { access: 'public' } | { access: 'user' };
+export const forAnyone = { access: 'public' } as const;
+export const forUsers = { access: 'user' } as const;
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface RouteSpec {
@@ -54,13 +64,38 @@ export interface TeamRouteSpec extends RouteSpec {
 }
 export type TeamRoute<R extends TeamRouteSpec = TeamRouteSpec> = R & { team: true };
 
+export interface UserRouteSpec extends RouteSpec {
+  access: UserAccess;
+}
+export type UserRoute<R extends UserRouteSpec = UserRouteSpec> = R & { team: false };
+/** A route of either kind, as the server registers and the web calls it. */
+export type AnyRoute = TeamRoute | UserRoute;
+
 /** Every team route can answer these: bad input, no session, no permission, not found. */
 export const commonTeamErrors = ['ValidationError', 'NotLoggedIn', 'MissingPermission', 'NotFound'] as const;
+/** Every route outside a team can refuse bad input; one for signed-in users also answers NotLoggedIn. */
+export const commonUserErrors = ['ValidationError'] as const;
+
+/** The error codes a route documents: those of its kind, its access, and its own. */
+export function routeErrors(route: AnyRoute): readonly ErrorCode[] {
+  const common: readonly ErrorCode[] = route.team
+    ? commonTeamErrors
+    : route.access.access === 'user'
+      ? [...commonUserErrors, 'NotLoggedIn']
+      : commonUserErrors;
+  return [...new Set([...common, ...(route.errors ?? [])])];
+}
 
 /** A team-scoped route: `path` is relative to `/api/:teamUuid`; `params` excludes teamUuid. */
 export const teamRoute = <const R extends TeamRouteSpec>(route: R): TeamRoute<R> => ({
   ...route,
   team: true,
+});
+
+/** A route outside a team: `path` is relative to `/api`. */
+export const userRoute = <const R extends UserRouteSpec>(route: R): UserRoute<R> => ({
+  ...route,
+  team: false,
 });
 
 /** Path parameters travel as text: an id may be given as a number or as its decimal string. */
@@ -73,11 +108,14 @@ export type RouteInput<R extends RouteSpec> = (R['params'] extends z.ZodObject
   (R['query'] extends z.ZodObject ? { query: z.input<R['query']> } : { query?: undefined }) &
   (R['body'] extends z.ZodType ? { body: z.input<R['body']> } : { body?: undefined });
 
-/** The route's path with its parameters filled in (each encoded), without a leading slash. */
+/**
+ * The route's path with its parameters filled in, without a leading slash. Each value is encoded;
+ * commas stay readable (`parent,child` property ids), they separate nothing in a path segment.
+ */
 export function fillPath(path: string, params: Record<string, unknown> = {}) {
   return path.replace(/^\//, '').replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
     const value = params[name];
     if (value === undefined || value === null) throw new Error(`missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
+    return encodeURIComponent(String(value)).replaceAll('%2C', ',');
   });
 }

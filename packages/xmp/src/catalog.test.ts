@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { buildCatalogData, catalogJson } from '../scripts/catalog-builder.ts';
+import { sharedData } from '../test/support.ts';
 import { allowedModes, catalog, type FieldDef, getProperty, propertyForVariable } from './catalog.ts';
-import { sharedData } from './test-support.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

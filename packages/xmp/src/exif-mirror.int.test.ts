@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { prng, readSample, sampleImages, stampBuffer } from '../test/support.ts';
 import { damageExif, exifBlock } from './exif-damage.ts';
 import { encodeSegment } from './jpeg.ts';
 import type { Template } from './template.ts';
-import { prng, readSample, sampleImages, stampBuffer } from './test-support.ts';
 
 const run = promisify(execFile);
 /** A few hundred fuzzed files, read by one ExifTool run (about 1 minute on a loaded machine). */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { headSegments, readSample, sampleImages } from '../test/support.ts';
 import { EXIF_HEADER, parseExifBasics, readExifTexts } from './exif.ts';
 import { exifTagValues } from './exif-damage.ts';
 import { updateExifTexts } from './exif-write.ts';
 import { MAX_SEGMENT_PAYLOAD } from './jpeg.ts';
-import { headSegments, readSample, sampleImages } from './test-support.ts';
 
 /** The first Exif payload of every sample that has one. */
 const samplesWithExif = sampleImages()

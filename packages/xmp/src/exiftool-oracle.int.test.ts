@@ -17,13 +17,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ExifTool, type WriteTags } from 'exiftool-vendored';
+import { fullTemplate, imagesDir, sampleImages, sharedData, sosOffset } from '../test/support.ts';
 import { type CatalogProperty, catalog, localName } from './catalog.ts';
 import type { FieldDef } from './catalog-types.ts';
 import { truncateUtf8 } from './iim.ts';
 import { templateToXmpSidecar, xmpSidecarToTemplate } from './sidecar.ts';
 import { stampJpeg } from './stamp.ts';
 import { checkTemplate, type Template, templateNode } from './template.ts';
-import { fullTemplate, imagesDir, sampleImages, sharedData, sosOffset } from './test-support.ts';
 import { xmpSegments } from './xmp-jpeg.ts';
 import { altDefault, arrayTexts, emptyPacket, pruneEmpty, type XmpNode } from './xmp-model.ts';
 

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { headSegments, readSample, sosOffset, stampBuffer } from '../test/support.ts';
 import { type IimDataset, PHOTOSHOP_HEADER, serializeIim, serializePhotoshopResources } from './iim.ts';
 import { encodeSegment, XMP_HEADER } from './jpeg.ts';
 import type { Template } from './template.ts';
-import { headSegments, readSample, sosOffset, stampBuffer } from './test-support.ts';
 
 const run = promisify(execFile);
 type Tags = Record<string, unknown>;

@@ -5,12 +5,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { MetadataError } from './errors.ts';
-import { readExifTexts } from './exif.ts';
-import { damageExif, exifBlock, exifTagValues } from './exif-damage.ts';
-import { readJpegHead } from './jpeg.ts';
-import { readJpegMetadata } from './read-metadata.ts';
-import { stampJpeg } from './stamp.ts';
 import {
   CollectingWritable,
   chunkedStream,
@@ -19,7 +13,13 @@ import {
   readSample,
   sampleImages,
   sharedData,
-} from './test-support.ts';
+} from '../test/support.ts';
+import { MetadataError } from './errors.ts';
+import { readExifTexts } from './exif.ts';
+import { damageExif, exifBlock, exifTagValues } from './exif-damage.ts';
+import { readJpegHead } from './jpeg.ts';
+import { readJpegMetadata } from './read-metadata.ts';
+import { stampJpeg } from './stamp.ts';
 import { parseXmpPacket } from './xmp-packet.ts';
 import { serializeXmpPacket } from './xmp-serialize.ts';
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readSample, sampleImages } from '../test/support.ts';
 import {
   decodeIimText,
   IPTC_DIGEST_ID,
@@ -13,7 +14,6 @@ import {
   truncateUtf8,
 } from './iim.ts';
 import { readJpegHead } from './jpeg.ts';
-import { readSample, sampleImages } from './test-support.ts';
 
 describe('IPTC-IIM datasets', () => {
   it('round-trips datasets, including repeats and the extended length form', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
+import { chunkedStream, headSegments, readSample, sampleImages, sosOffset } from '../test/support.ts';
 import { BufferSink } from './byte-stream.ts';
 import { MetadataError } from './errors.ts';
 import {
@@ -15,7 +16,6 @@ import {
   XMP_HEADER,
 } from './jpeg.ts';
 import { stampJpeg } from './stamp.ts';
-import { chunkedStream, headSegments, readSample, sampleImages, sosOffset } from './test-support.ts';
 import { readJpegXmp, xmpSegments } from './xmp-jpeg.ts';
 import { emptyPacket, getProperty, XMP_NOTE_NS } from './xmp-model.ts';
 

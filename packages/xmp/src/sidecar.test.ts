@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { fullTemplate, sharedData } from '../test/support.ts';
 import { catalog } from './catalog.ts';
 import { MetadataError } from './errors.ts';
 import { templateToXmpSidecar, xmpSidecarToTemplate } from './sidecar.ts';
 import { checkTemplate, templateNode } from './template.ts';
-import { fullTemplate, sharedData } from './test-support.ts';
 
 describe('XMP sidecar', () => {
   it('holds every template value and reads back into the same values', () => {

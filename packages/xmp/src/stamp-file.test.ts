@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fullTemplate, imagesDir, readSample, sampleImages, stampBuffer } from '../test/support.ts';
 import { MetadataError } from './errors.ts';
 import { stampJpegFile } from './stamp-file.ts';
-import { fullTemplate, imagesDir, readSample, sampleImages, stampBuffer } from './test-support.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'stamp-file-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

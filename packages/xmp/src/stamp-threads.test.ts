@@ -3,7 +3,6 @@
 // TIME_LIMIT, and the next file is stamped on a fresh thread. Results match in-thread stamping.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MetadataError } from './errors.ts';
 import {
   fullTemplate,
   manyProperties,
@@ -11,7 +10,8 @@ import {
   sampleImages,
   stampBuffer,
   withSegments,
-} from './test-support.ts';
+} from '../test/support.ts';
+import { MetadataError } from './errors.ts';
 import { xmpSegments } from './xmp-jpeg.ts';
 import { MAX_XMP_PROPERTIES } from './xmp-packet.ts';
 

@@ -1,12 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { catalog, localName } from './catalog.ts';
-import { MetadataError } from './errors.ts';
-import { EXIF_HEADER, parseExifBasics } from './exif.ts';
-import { truncateUtf8 } from './iim.ts';
-import { readJpegMetadata } from './read-metadata.ts';
-import { stampJpeg } from './stamp.ts';
-import { checkTemplate, type Template, templateNode } from './template.ts';
 import {
   CollectingWritable,
   chunkedStream,
@@ -16,7 +9,14 @@ import {
   sampleImages,
   sosOffset,
   stampBuffer,
-} from './test-support.ts';
+} from '../test/support.ts';
+import { catalog, localName } from './catalog.ts';
+import { MetadataError } from './errors.ts';
+import { EXIF_HEADER, parseExifBasics } from './exif.ts';
+import { truncateUtf8 } from './iim.ts';
+import { readJpegMetadata } from './read-metadata.ts';
+import { stampJpeg } from './stamp.ts';
+import { checkTemplate, type Template, templateNode } from './template.ts';
 import { getProperty, pruneEmpty } from './xmp-model.ts';
 
 const isExif = (segment: { marker: number; payload: Buffer }): boolean =>

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { fullTemplate } from '../test/support.ts';
 import { catalog, getProperty } from './catalog.ts';
 import { MetadataError } from './errors.ts';
 import { checkTemplate, nodeToValues, resolvePath, templateNode } from './template.ts';
-import { fullTemplate } from './test-support.ts';
 import { simple } from './xmp-model.ts';
 
 describe('template values', () => {

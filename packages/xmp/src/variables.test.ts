@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readSample } from '../test/support.ts';
 import {
   formatDateTokens,
   normalizeDateInput,
@@ -9,7 +10,6 @@ import {
 } from './dates.ts';
 import { parseExifBasics } from './exif.ts';
 import { readJpegHead } from './jpeg.ts';
-import { readSample } from './test-support.ts';
 import { type PictureFacts, pictureFacts, type VariableOptions, VariableResolver } from './variables.ts';
 import { parseXmpPacket } from './xmp-packet.ts';
 

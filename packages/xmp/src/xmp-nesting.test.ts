@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { withSegments } from '../test/support.ts';
 import { EXTENDED_XMP_HEADER, readJpegHead, XMP_HEADER } from './jpeg.ts';
 import { encodeSegment } from './jpeg-segments.ts';
-import { withSegments } from './test-support.ts';
 import { readJpegXmp } from './xmp-jpeg.ts';
 import { getProperty } from './xmp-model.ts';
 

@@ -2,9 +2,9 @@
 // properties than any real file is refused with a clear error instead of blocking a worker.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { manyProperties, stampBuffer, withSegments } from '../test/support.ts';
 import { MetadataError } from './errors.ts';
 import { readJpegHead } from './jpeg.ts';
-import { manyProperties, stampBuffer, withSegments } from './test-support.ts';
 import { readJpegXmp, xmpSegments } from './xmp-jpeg.ts';
 import { MAX_XMP_PROPERTIES } from './xmp-packet.ts';
 

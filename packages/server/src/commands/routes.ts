@@ -1,11 +1,11 @@
-import { commandStarted, commandStateParams, commandStateResponse } from '@photorelay/contract/commands';
+import { commandStarted, getCommandState } from '@photorelay/contract/commands';
 import { AppError } from '@photorelay/contract/errors';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { tokenMatches } from '../crypto/tokens.ts';
-import { forMembers } from '../http/access.ts';
+import { handle } from '../http/route.ts';
 import type { CommandKind } from './kinds.ts';
 import * as q from './queries.ts';
 import { queueCommand } from './service.ts';
@@ -27,14 +27,10 @@ export const commandResponse = { 200: commandStarted };
 /** GET team/command/state/{commandId}/{token}; polled every second by the browser. */
 export function commandStateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      '/command/state/:commandId/:token',
-      { config: forMembers, schema: { params: commandStateParams, response: { 200: commandStateResponse } } },
-      async (request) => {
-        const row = await q.findCommand(ctx.db, request.member.teamId, request.params.commandId);
-        if (!row || !tokenMatches(request.params.token, row.token_hash)) throw new AppError('NotFound');
-        return { state: row.state, detail: row.detail ?? undefined };
-      },
-    );
+    handle(app, getCommandState, async (request) => {
+      const row = await q.findCommand(ctx.db, request.member.teamId, request.params.commandId);
+      if (!row || !tokenMatches(request.params.token, row.token_hash)) throw new AppError('NotFound');
+      return { state: row.state, detail: row.detail ?? undefined };
+    });
   };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TestClient } from '../../test/support/client.ts';
+import { contractRoutes, notYetInContract, routeKey } from '../../test/support/contract-routes.ts';
 import { grant, makeFolder, makeMember, makeTeam, rootFolder } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { encryptSecret } from '../crypto/secrets.ts';
@@ -14,6 +15,24 @@ before(async () => {
 after(() => server.stop());
 
 type Actor = { name: string; client: TestClient };
+
+test('every team route the server holds is a contract entry, with the access the contract declares', () => {
+  const declared = contractRoutes();
+  for (const route of teamRouteTable) {
+    const key = routeKey(route.method, route.url);
+    if (notYetInContract.has(key)) continue;
+    const entry = declared.get(key);
+    assert.ok(entry?.team, `${key} is not a team route of the contract`);
+    assert.deepEqual(route.config, entry.access, `${key}: access`);
+  }
+  const held = new Set(teamRouteTable.map((route) => routeKey(route.method, route.url)));
+  const teamEntries = [...declared].filter(([, route]) => route.team).map(([key]) => key);
+  assert.deepEqual(
+    teamEntries.filter((key) => !held.has(key)),
+    [],
+    'declared team routes the server does not hold',
+  );
+});
 
 test('every team route answers each role as its declared access says', async () => {
   const db = server.running.ctx.db;

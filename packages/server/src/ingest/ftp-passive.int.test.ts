@@ -10,8 +10,8 @@ import pino from 'pino';
 import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
 import { dataConnect, RawFtp } from '../../test/support/raw-ftp.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import { TempDirBackend } from '../../test/support/temp-dir-backend.ts';
 import { startFtpIngest } from './ftp-server.ts';
-import { TempDirBackend } from './temp-dir-backend.test-support.ts';
 import { loadOrCreateTlsMaterial } from './tls.ts';
 
 // Issue 10 item 5 against the real server: one team's sessions cannot take every passive port,

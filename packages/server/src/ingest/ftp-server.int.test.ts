@@ -11,9 +11,9 @@ import tls from 'node:tls';
 import { promisify } from 'node:util';
 import { Client, type FTPError } from 'basic-ftp';
 import pino from 'pino';
+import { TempDirBackend } from '../../test/support/temp-dir-backend.ts';
 import { type FtpIngest, startFtpIngest } from './ftp-server.ts';
 import { LoginThrottle } from './login-throttle.ts';
-import { TempDirBackend } from './temp-dir-backend.test-support.ts';
 import { loadOrCreateTlsMaterial } from './tls.ts';
 
 const run = promisify(execFile);

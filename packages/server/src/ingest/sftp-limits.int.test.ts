@@ -5,8 +5,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import { Client, type SFTPWrapper } from 'ssh2';
+import { TempDirBackend } from '../../test/support/temp-dir-backend.ts';
 import { type SftpIngest, startSftpIngest } from './sftp-server.ts';
-import { TempDirBackend } from './temp-dir-backend.test-support.ts';
 
 // Issue 10 item 7: out-of-order WRITEs on many handles must not grow the server's memory.
 

@@ -9,9 +9,9 @@ import { promisify } from 'node:util';
 import pino from 'pino';
 import { Client, type SFTPWrapper } from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
+import { TempDirBackend } from '../../test/support/temp-dir-backend.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { type SftpIngest, startSftpIngest } from './sftp-server.ts';
-import { TempDirBackend } from './temp-dir-backend.test-support.ts';
 
 const run = promisify(execFile);
 const log = pino({ level: 'silent' });

@@ -14,9 +14,9 @@ import { ftpUpload } from '../../test/support/camera.ts';
 import type { TestClient } from '../../test/support/client.ts';
 import { makeMember, makeTeam, rootFolder } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import { TempDirBackend } from '../../test/support/temp-dir-backend.ts';
 import { type FtpIngest, startFtpIngest } from '../ingest/ftp-server.ts';
 import { type SftpIngest, startSftpIngest } from '../ingest/sftp-server.ts';
-import { TempDirBackend } from '../ingest/temp-dir-backend.test-support.ts';
 import { loadOrCreateTlsMaterial } from '../ingest/tls.ts';
 
 // The whole pipeline with real clients and servers: camera-style uploads into the product's

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ftpUpload } from '../../test/support/camera.ts';
 import { makeTeam } from '../../test/support/factories.ts';
+import { readImage } from '../../test/support/metadata.ts';
+import { setupProject, waitForJobs } from '../../test/support/scripts.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
-import { readImage } from '../modules/metadata/metadata.test-support.ts';
-import { setupProject, waitForJobs } from '../modules/scripts/scripts.test-support.ts';
 
 // Issue 16 item 2: a re-sent picture (same name and content within a day) is a duplicate only
 // while the processing that would apply is unchanged: the template's values and modes, the

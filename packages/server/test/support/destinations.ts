@@ -9,8 +9,8 @@ import { isTemporaryName } from '../../src/adapters/destinations/upload-helpers.
 import type { IngestAccount } from '../../src/ingest/backend.ts';
 import { type FtpIngest, startFtpIngest } from '../../src/ingest/ftp-server.ts';
 import { type SftpIngest, startSftpIngest } from '../../src/ingest/sftp-server.ts';
-import { TempDirBackend } from '../../src/ingest/temp-dir-backend.test-support.ts';
 import { loadOrCreateTlsMaterial } from '../../src/ingest/tls.ts';
+import { TempDirBackend } from './temp-dir-backend.ts';
 
 /**
  * Destination servers for tests and benchmarks, all on 127.0.0.1:

@@ -1,9 +1,11 @@
 // Account calls of spec §7 ('Account'): session, profile, registration, verification, password reset.
-import { getUserInfoResponse, postLoginResponse, type UserInfo } from '@photorelay/contract/account';
-import { okResult } from '@photorelay/contract/common';
+
+import type { UserInfo } from '@photorelay/contract/account';
+import * as routes from '@photorelay/contract/account';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { closeSnackbar } from 'notistack';
-import { allTeamsScope, apiGet, apiPost, apiPut } from './client.ts';
+import { callRoute } from './call.ts';
+import { allTeamsScope } from './client.ts';
 import type { ErrorMeta } from './query-client.ts';
 
 export type { UserInfo };
@@ -17,19 +19,17 @@ export const accountKeys = {
 
 // ---- fetchers ----
 
-export const fetchUserInfo = (signal?: AbortSignal) =>
-  apiGet('user/info', { schema: getUserInfoResponse, signal });
+export const fetchUserInfo = (signal?: AbortSignal) => callRoute(routes.getUserInfo, { signal });
 
 export type LoginBody = { email: string; password: string; rememberme: boolean };
-export const postLogin = (body: LoginBody) => apiPost('user/login', body, { schema: postLoginResponse });
+export const postLogin = (body: LoginBody) => callRoute(routes.login, { body });
 
-export const postLogout = () => apiPost('user/logout', {});
+export const postLogout = () => callRoute(routes.logout, {});
 
 export type ProfileBody = { firstName: string; lastName: string };
-export const putUserInfo = (body: ProfileBody) => apiPut('user/info', body, { schema: okResult });
+export const putUserInfo = (body: ProfileBody) => callRoute(routes.putUserInfo, { body });
 
-export const putCurrentTeam = (teamid: string) =>
-  apiPut('user/currentteam', { teamid }, { schema: okResult });
+export const putCurrentTeam = (teamid: string) => callRoute(routes.putCurrentTeam, { body: { teamid } });
 
 export type RegisterBody = {
   email: string;
@@ -41,26 +41,24 @@ export type RegisterBody = {
   language: Language;
   invitationToken?: string;
 };
-export const postRegister = (body: RegisterBody) => apiPost('user/register', body, { schema: okResult });
+export const postRegister = (body: RegisterBody) => callRoute(routes.register, { body });
 
 export const postRequestPasswordReset = (body: { email: string; language: Language }) =>
-  apiPost('user/resetPassword', body, { schema: okResult });
+  callRoute(routes.requestPasswordReset, { body });
 
 export const postResendVerification = (body: { email: string; language: Language }) =>
-  apiPost('user/resendVerification', body, { schema: okResult });
+  callRoute(routes.resendVerification, { body });
 export const useResendVerification = (meta?: ErrorMeta) =>
   useMutation({ mutationFn: postResendVerification, meta });
 
 export type ResetPasswordBody = { token: string; selector: string; password: string };
-export const putResetPassword = (body: ResetPasswordBody) =>
-  apiPut('user/resetPassword', body, { schema: postLoginResponse });
+export const putResetPassword = (body: ResetPasswordBody) => callRoute(routes.resetPassword, { body });
 
 export type VerifyBody = { token: string; selector: string };
-export const postVerify = (body: VerifyBody) => apiPost('user/verify', body, { schema: okResult });
+export const postVerify = (body: VerifyBody) => callRoute(routes.verify, { body });
 
 /** Accepts a team invitation mailed to an existing account (`selector.token`). */
-export const postAcceptInvitation = (body: { token: string }) =>
-  apiPost('user/acceptInvitation', body, { schema: okResult });
+export const postAcceptInvitation = (body: { token: string }) => callRoute(routes.acceptInvitation, { body });
 
 export type AcceptInviteBody = {
   email: string;
@@ -70,7 +68,7 @@ export type AcceptInviteBody = {
   timezone: string;
 };
 /** Only answers when the operator enabled the debug admin (settings/debug), for the inviting team's admins. */
-export const postAcceptInvite = (body: AcceptInviteBody) => apiPost('admin/user/acceptInvite', body);
+export const postAcceptInvite = (body: AcceptInviteBody) => callRoute(routes.forceAcceptInvite, { body });
 
 // ---- queries ----
 

@@ -13,12 +13,13 @@ import {
   invitationRoutes,
   calendarRoutes as r,
 } from '@photorelay/contract/calendar';
-import { fillPath } from '@photorelay/contract/route';
+import * as externalRoutes from '@photorelay/contract/externalcalendars';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { callRoute } from './call.ts';
-import { apiRequest, teamPath, teamScope } from './client.ts';
+import { callRoute, routeUrl } from './call.ts';
+import { teamScope } from './client.ts';
 import { useCommand } from './commands.ts';
+import { fetchConfigFileByName } from './configfiles.ts';
 import { handlesAllErrors } from './query-client.ts';
 
 export { accreditations, bookingStates } from '@photorelay/contract/calendar';
@@ -28,29 +29,6 @@ export type Booking = ContractBooking;
 export type CalendarEntry = ContractCalendarEntry;
 export type EntryBody = z.input<typeof calendarEntryBody>;
 export type { CalendarEntryBody };
-
-type Route = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  path: string;
-  response: z.ZodType;
-};
-type Call = {
-  params?: Record<string, unknown>;
-  query?: Record<string, string>;
-  body?: unknown;
-  signal?: AbortSignal;
-};
-
-/** A declared route outside a team (the invitation page): like callRoute without the team prefix. */
-function callOutside<R extends Route>(route: R, options: Call = {}): Promise<z.output<R['response']>> {
-  let path = fillPath(route.path, options.params);
-  if (options.query) path += `?${new URLSearchParams(options.query)}`;
-  return apiRequest(route.method, path, {
-    body: options.body,
-    signal: options.signal,
-    schema: route.response,
-  }) as Promise<z.output<R['response']>>;
-}
 
 export const calendarKeys = {
   all: (teamUuid: string) => [...teamScope(teamUuid), 'calendar'] as const,
@@ -94,13 +72,7 @@ export const fetchTimeZone = (teamUuid: string, signal?: AbortSignal) =>
 
 /** Event category definitions (spec §3) as stored in the team's config file `{category}.json`. */
 export const fetchCategoryFile = (teamUuid: string, category: string, signal?: AbortSignal) =>
-  apiRequest<{ file: { text: string } }>(
-    'GET',
-    teamPath(teamUuid, `file/${encodeURIComponent(category)}.json`),
-    {
-      signal,
-    },
-  ).then((answer) => answer.file.text);
+  fetchConfigFileByName(teamUuid, `${category}.json`, signal).then((file) => file.text);
 
 export const postEntry = (teamUuid: string, calendarId: number, body: EntryBody) =>
   callRoute(r.postCalendarEntry, { teamUuid, params: { dbcalendarid: calendarId }, body });
@@ -139,15 +111,15 @@ export const putTimeZone = (teamUuid: string, timeZone: string) =>
 
 /** Not team-scoped: the mailed link carries token and selector (spec §7 'Account'). */
 export const fetchInvitation = (ciid: number, token: string, selector: string, signal?: AbortSignal) =>
-  callOutside(invitationRoutes.getInvitation, { params: { ciid }, query: { token, selector }, signal });
+  callRoute(invitationRoutes.getInvitation, { params: { ciid }, query: { token, selector }, signal });
 export const postConfirmInvitation = (
   ciid: number,
   body: { token: string; selector: string; answer: 'accepted' | 'rejected' },
-) => callOutside(invitationRoutes.confirmInvitation, { params: { ciid }, body });
+) => callRoute(invitationRoutes.confirmInvitation, { params: { ciid }, body });
 
 /** Answers with the entry's XMP sidecar as an attachment. */
 export const entryXmpUrl = (teamUuid: string, entryId: number) =>
-  `/api/${teamPath(teamUuid, fillPath(r.getCalendarXmp.path, { entryId }))}`;
+  routeUrl(r.getCalendarXmp, { teamUuid, params: { entryId } });
 
 // ---- queries ----
 
@@ -232,7 +204,8 @@ export function useSaveEntry(teamUuid: string) {
 export function useDeleteCalendar(teamUuid: string) {
   const invalidate = useInvalidateCalendar(teamUuid);
   return useMutation({
-    mutationFn: (id: number) => apiRequest('DELETE', teamPath(teamUuid, `calendar/${id}`), { body: {} }),
+    mutationFn: (id: number) =>
+      callRoute(externalRoutes.deleteExternalCalendar, { teamUuid, params: { dbcalendarid: id } }),
     onSettled: invalidate,
   });
 }
@@ -241,7 +214,7 @@ export function useDeleteCalendar(teamUuid: string) {
 /** Refreshes one external calendar; its entries and the marked team copies are read again after it. */
 export function useRefreshCalendar(teamUuid: string) {
   const invalidate = useInvalidateCalendar(teamUuid);
-  const command = useCommand<{ calendarRefName: string }>(teamUuid, 'command/updateexternalcalendar');
+  const command = useCommand(teamUuid, externalRoutes.updateExternalCalendar);
   return {
     ...command,
     mutate: (body: { calendarRefName: string }, options?: Parameters<typeof command.mutate>[1]) =>

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
+import { getUserInfo, login } from '@photorelay/contract/account';
 import { deleteFtpServer, getFtpServer, listFtpServers } from '@photorelay/contract/ftpservers';
+import { downloadResultFile } from '@photorelay/contract/metadata';
 import { fillPath, forMembers, teamRoute } from '@photorelay/contract/route';
 import { z } from 'zod';
-import { callRoute } from './call.ts';
+import { callRoute, routeUrl } from './call.ts';
 import { ApiError } from './client.ts';
 
 const team = '3f0c7c4e-2b1a-4c55-9a43-0d5b8f1e2a01';
@@ -58,4 +60,22 @@ test('query values are sent as a query string', async () => {
   const calls = answer({ n: 1 });
   await callRoute(route, { teamUuid: team, query: { page: 2, q: 'a&b' } });
   assert.equal(calls[0]?.url, `/api/${team}/things?page=2&q=a%26b`);
+});
+
+test('a route outside a team is called under /api without a team', async () => {
+  const calls = answer({ logged_in: false });
+  assert.deepEqual(await callRoute(getUserInfo, {}), { logged_in: false });
+  assert.deepEqual(calls[0], { url: '/api/user/info', method: 'GET', body: undefined });
+
+  const posted = answer({ logged_in: true });
+  await callRoute(login, { body: { email: 'a@b.de', password: 'secret1' } });
+  assert.equal(posted[0]?.url, '/api/user/login');
+  assert.equal(posted[0]?.body, '{"email":"a@b.de","password":"secret1"}');
+});
+
+test('routeUrl gives the absolute URL of a download, its parameters encoded', () => {
+  assert.equal(
+    routeUrl(downloadResultFile, { teamUuid: team, params: { a: 12, b: 'tok/en' } }),
+    `/api/${team}/command/downloadresultfile/12/tok%2Fen`,
+  );
 });

@@ -1,10 +1,28 @@
 // Async commands (spec §4, §7): POST starts the command, then its state is polled every second.
-import { commandStarted, commandStateResponse } from '@photorelay/contract/commands';
+import { commandStarted, getCommandState } from '@photorelay/contract/commands';
 import { limits } from '@photorelay/contract/limits';
-import { useMutation } from '@tanstack/react-query';
+import type { TeamRoute } from '@photorelay/contract/route';
+import { type UseMutationResult, useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { apiGet, apiPost, teamPath } from './client.ts';
+import type { z } from 'zod';
+import { callRoute } from './call.ts';
+import { apiPost, teamPath } from './client.ts';
 import type { ErrorMeta } from './query-client.ts';
+
+/**
+ * A command's start route as the contract declares it. A path (`command/<name>`) is still taken
+ * for the commands whose routes are not in the contract yet (scripts).
+ */
+export type CommandRoute = TeamRoute | string;
+type BodyOf<R extends TeamRoute> = R['body'] extends z.ZodType ? z.input<R['body']> : undefined;
+
+function startCommand(teamUuid: string, command: CommandRoute, body: unknown, signal?: AbortSignal) {
+  if (typeof command === 'string')
+    return apiPost(teamPath(teamUuid, command), body, { schema: commandStarted, signal });
+  return callRoute(command, { teamUuid, body, signal } as never).then((answer) =>
+    commandStarted.parse(answer),
+  );
+}
 
 /** The command finished with state 'error'; `detail` is what the server reported. */
 export class CommandError extends Error {
@@ -33,24 +51,21 @@ const delay = (ms: number, signal?: AbortSignal) =>
   });
 
 /**
- * Starts `commandPath` (e.g. `command/testftpserver`) for the team and resolves with the
+ * Starts the command (e.g. the contract's `testFtpServer`) for the team and resolves with the
  * command's `detail` once its state is 'ok'; rejects with a CommandError on 'error'.
  */
 export async function runCommand(
   teamUuid: string,
-  commandPath: string,
+  command: CommandRoute,
   body: unknown = {},
   options: RunCommandOptions = {},
 ): Promise<unknown> {
   const { signal, pollMs = limits.commandPollMs } = options;
-  const started = await apiPost(teamPath(teamUuid, commandPath), body, { schema: commandStarted, signal });
-  const statePath = teamPath(
-    teamUuid,
-    `command/state/${started.commandId}/${encodeURIComponent(started.token)}`,
-  );
+  const started = await startCommand(teamUuid, command, body, signal);
+  const params = { commandId: started.commandId, token: started.token };
   for (;;) {
     await delay(pollMs, signal);
-    const state = await apiGet(statePath, { schema: commandStateResponse, signal });
+    const state = await callRoute(getCommandState, { teamUuid, params, signal });
     if (state.state === 'ok') return state.detail;
     if (state.state === 'error') throw new CommandError(state.detail);
   }
@@ -60,11 +75,17 @@ export async function runCommand(
  * Mutation running one async command; polling stops when the component unmounts.
  * `mutate(body)` starts it; `data` is the command's detail.
  */
+export function useCommand<R extends TeamRoute>(
+  teamUuid: string | undefined,
+  command: R,
+  meta?: ErrorMeta,
+): UseMutationResult<unknown, Error, BodyOf<R>>;
 export function useCommand<TBody = unknown>(
   teamUuid: string | undefined,
-  commandPath: string,
+  command: string,
   meta?: ErrorMeta,
-) {
+): UseMutationResult<unknown, Error, TBody>;
+export function useCommand(teamUuid: string | undefined, command: CommandRoute, meta?: ErrorMeta) {
   const controllers = useRef(new Set<AbortController>());
   useEffect(() => {
     const running = controllers.current;
@@ -75,12 +96,12 @@ export function useCommand<TBody = unknown>(
   }, []);
   return useMutation({
     meta,
-    mutationFn: async (body: TBody) => {
+    mutationFn: async (body: unknown) => {
       if (!teamUuid) throw new Error('No current team');
       const controller = new AbortController();
       controllers.current.add(controller);
       try {
-        return await runCommand(teamUuid, commandPath, body, { signal: controller.signal });
+        return await runCommand(teamUuid, command, body, { signal: controller.signal });
       } finally {
         controllers.current.delete(controller);
       }

@@ -1,10 +1,11 @@
 // Config file calls of spec §7 ('Team users, groups, config files'): list, upload or replace,
 // delete; downloads go through a hidden frame to `downloadFileUrl`.
-import { okResult } from '@photorelay/contract/common';
-import { type configFileInfo, getFilesResponse, postFileResponse } from '@photorelay/contract/configfiles';
+import type { configFileInfo } from '@photorelay/contract/configfiles';
+import * as routes from '@photorelay/contract/configfiles';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { apiDelete, apiGet, apiPost, teamPath, teamScope } from './client.ts';
+import { callRoute, routeUrl } from './call.ts';
+import { teamScope } from './client.ts';
 import { handlesAllErrors } from './query-client.ts';
 
 export type ConfigFile = z.infer<typeof configFileInfo>;
@@ -17,19 +18,23 @@ export const configFileKeys = {
 // ---- fetchers ----
 
 export const fetchConfigFiles = (teamUuid: string, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, 'files'), { schema: getFilesResponse, signal }).then((answer) => answer.files);
+  callRoute(routes.listConfigFiles, { teamUuid, signal }).then((answer) => answer.files);
 
 /** `content` is a data URL; `dbconfigfileid` replaces that file. */
 export type UploadConfigFileBody = { name: string; content: string; dbconfigfileid?: number };
 export const postConfigFile = (teamUuid: string, body: UploadConfigFileBody) =>
-  apiPost(teamPath(teamUuid, 'file'), body, { schema: postFileResponse });
+  callRoute(routes.saveConfigFile, { teamUuid, body });
 
 export const deleteConfigFile = (teamUuid: string, id: number) =>
-  apiDelete(teamPath(teamUuid, `file/${id}`), {}, { schema: okResult });
+  callRoute(routes.deleteConfigFile, { teamUuid, params: { id } });
 
 /** Answers with the file as an attachment. */
 export const downloadFileUrl = (teamUuid: string, id: number) =>
-  `/api/${teamPath(teamUuid, `downloadfile/${id}`)}`;
+  routeUrl(routes.downloadConfigFile, { teamUuid, params: { id } });
+
+/** A config file read by name (e.g. a category's option list `sport.json`). */
+export const fetchConfigFileByName = (teamUuid: string, name: string, signal?: AbortSignal) =>
+  callRoute(routes.readConfigFile, { teamUuid, params: { name }, signal }).then((answer) => answer.file);
 
 // ---- queries ----
 

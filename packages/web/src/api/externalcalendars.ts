@@ -33,11 +33,7 @@ export const useCalendarFeed = (teamUuid: string) => useQuery(calendarFeedQuery(
 /** Adds a feed by URL; its failure text is shown under the URL field, so no global error. */
 export function useCreateExternalCalendar(teamUuid: string) {
   const queryClient = useQueryClient();
-  const command = useCommand<{ calendarUrl: string }>(
-    teamUuid,
-    'command/createexternalcalendar',
-    handlesAllErrors,
-  );
+  const command = useCommand(teamUuid, routes.createExternalCalendar, handlesAllErrors);
   return {
     ...command,
     create: (

@@ -1,19 +1,14 @@
 // Folder tree of the current team (spec §3 'Folder tree node', §7 'Folders and tree'). The server
 // sends it nested and in the spec's order.
-import { okResult } from '@photorelay/contract/common';
-import {
-  getFolderResponse,
-  getFoldersResponse,
-  type PermissionName,
-  postFolderResponse,
-  type TreeNode,
-} from '@photorelay/contract/folders';
+import type { MovableKind, PermissionName, TreeNode } from '@photorelay/contract/folders';
+import * as routes from '@photorelay/contract/folders';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiDelete, apiGet, apiPost, apiPut, teamPath, teamScope } from './client.ts';
+import { callRoute } from './call.ts';
+import { teamScope } from './client.ts';
 import { handlesAllErrors } from './query-client.ts';
 
 export type FolderNode = TreeNode;
-export type { PermissionName };
+export type { MovableKind, PermissionName };
 
 export const folderKeys = {
   all: (teamUuid: string) => [...teamScope(teamUuid), 'folders'] as const,
@@ -24,28 +19,25 @@ export const folderKeys = {
 // ---- fetchers ----
 
 export const fetchFolderTree = (teamUuid: string, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, 'folders'), { schema: getFoldersResponse, signal }).then(
-    (answer) => answer.folders,
-  );
+  callRoute(routes.getFolderTree, { teamUuid, signal }).then((answer) => answer.folders);
 
 export const fetchFolder = (teamUuid: string, folderId: number, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, `folder/${folderId}`), { schema: getFolderResponse, signal }).then(
+  callRoute(routes.getFolder, { teamUuid, params: { id: folderId }, signal }).then(
     (answer) => answer.folder[0],
   );
 
 export const postFolder = (teamUuid: string, body: { parentFolderId: number; name: string }) =>
-  apiPost(teamPath(teamUuid, 'folder'), body, { schema: postFolderResponse });
+  callRoute(routes.createFolder, { teamUuid, body });
 
 export const putFolderName = (teamUuid: string, folderId: number, newName: string) =>
-  apiPut(teamPath(teamUuid, `folder/${folderId}`), { newName }, { schema: okResult });
+  callRoute(routes.renameFolder, { teamUuid, params: { id: folderId }, body: { newName } });
 
 export const deleteFolder = (teamUuid: string, folderId: number) =>
-  apiDelete(teamPath(teamUuid, `folder/${folderId}`), {}, { schema: okResult });
+  callRoute(routes.deleteFolder, { teamUuid, params: { id: folderId } });
 
-export type MovableKind = 'folder' | 'project' | 'ftpserver';
 /** Spec §7 'Move': POST team/folder/{folderId}/project|ftpserver|folder/{id}. */
 export const postMove = (teamUuid: string, targetFolderId: number, kind: MovableKind, id: number) =>
-  apiPost(teamPath(teamUuid, `folder/${targetFolderId}/${kind}/${id}`), {}, { schema: okResult });
+  callRoute(routes.moveRoutes[kind], { teamUuid, params: { folderId: targetFolderId, id } });
 
 export type PermissionSubject = { kind: 'user'; id: number } | { kind: 'group'; id: number };
 /** An empty list removes the entry; the server normalizes the list to one of the three levels. */
@@ -55,9 +47,17 @@ export const putPermission = (
   subject: PermissionSubject,
   permissions: PermissionName[],
 ) =>
-  apiPut(teamPath(teamUuid, `folder/${folderId}/permission/${subject.kind}/${subject.id}`), permissions, {
-    schema: okResult,
-  });
+  subject.kind === 'user'
+    ? callRoute(routes.setUserPermission, {
+        teamUuid,
+        params: { id: folderId, dbuserid: subject.id },
+        body: permissions,
+      })
+    : callRoute(routes.setGroupPermission, {
+        teamUuid,
+        params: { id: folderId, dbgroupid: subject.id },
+        body: permissions,
+      });
 
 // ---- queries ----
 

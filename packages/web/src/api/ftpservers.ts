@@ -136,4 +136,4 @@ export type TestFtpServerBody = {
 
 /** 'Test' (spec §7): resolves with 'Success!!!'; a failure carries the server's text. */
 export const useTestFtpServer = (teamUuid: string) =>
-  useCommand<TestFtpServerBody>(teamUuid, 'command/testftpserver', handlesAllErrors);
+  useCommand(teamUuid, routes.testFtpServer, handlesAllErrors);

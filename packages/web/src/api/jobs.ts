@@ -1,9 +1,10 @@
 // Job calls of spec §7 ('Projects'): the per-project summary shown on the dashboard, the paged
 // job list of a project's protocol tab and 'retry now'.
-import { okResult } from '@photorelay/contract/common';
-import { type Job, postJobsResponse } from '@photorelay/contract/jobs';
+import type { Job } from '@photorelay/contract/jobs';
+import * as routes from '@photorelay/contract/jobs';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPost, teamPath, teamScope } from './client.ts';
+import { callRoute } from './call.ts';
+import { teamScope } from './client.ts';
 
 export type { Job };
 
@@ -39,8 +40,8 @@ export const jobKeys = {
 // ---- fetchers ----
 
 export const fetchJobSummary = (teamUuid: string, signal?: AbortSignal) =>
-  apiPost<{ summary: JobSummaryRow[] }>(teamPath(teamUuid, 'jobs/summary'), {}, { signal }).then(
-    (answer) => answer.summary,
+  callRoute(routes.getJobSummary, { teamUuid, body: {}, signal }).then(
+    (answer): JobSummaryRow[] => answer.summary,
   );
 
 export const fetchJobPage = (
@@ -50,14 +51,15 @@ export const fetchJobPage = (
   pageIndex: number,
   signal?: AbortSignal,
 ) =>
-  apiPost(
-    teamPath(teamUuid, `jobs/${pageSize}/${pageIndex}`),
-    { projectid: projectId },
-    { schema: postJobsResponse, signal },
-  );
+  callRoute(routes.listJobs, {
+    teamUuid,
+    params: { pageSize, pageIndex },
+    body: { projectid: projectId },
+    signal,
+  });
 
 export const postRetryJob = (teamUuid: string, jobId: number) =>
-  apiPost(teamPath(teamUuid, `job/${jobId}/retry`), {}, { schema: okResult });
+  callRoute(routes.retryJob, { teamUuid, params: { id: jobId } });
 
 // ---- queries ----
 

@@ -1,19 +1,18 @@
 // Issue 15: the project's metadata settings ("hold pictures that cannot be stamped").
-import { okResult } from '@photorelay/contract/common';
-import { type MetadataSettings, metadataSettings } from '@photorelay/contract/metadata';
+import type { MetadataSettings } from '@photorelay/contract/metadata';
+import * as routes from '@photorelay/contract/metadata';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiGet, apiPut, teamPath } from './client.ts';
+import { callRoute } from './call.ts';
 import { metadataKeys } from './metadata.ts';
 
 const settingsKey = (teamUuid: string, projectId: number) =>
   [...metadataKeys.all(teamUuid), 'settings', projectId] as const;
-const settingsPath = (projectId: number) => `project/${projectId}/metadatasettings`;
 
 export const useMetadataSettings = (teamUuid: string, projectId: number) =>
   useQuery({
     queryKey: settingsKey(teamUuid, projectId),
     queryFn: ({ signal }) =>
-      apiGet(teamPath(teamUuid, settingsPath(projectId)), { schema: metadataSettings, signal }),
+      callRoute(routes.getMetadataSettings, { teamUuid, params: { id: projectId }, signal }),
   });
 
 export function useSaveMetadataSettings(teamUuid: string, projectId: number) {
@@ -21,7 +20,7 @@ export function useSaveMetadataSettings(teamUuid: string, projectId: number) {
   const key = settingsKey(teamUuid, projectId);
   return useMutation({
     mutationFn: (settings: MetadataSettings) =>
-      apiPut(teamPath(teamUuid, settingsPath(projectId)), settings, { schema: okResult }),
+      callRoute(routes.putMetadataSettings, { teamUuid, params: { id: projectId }, body: settings }),
     onSuccess: (_result, settings) => queryClient.setQueryData(key, settings),
     onError: () => queryClient.invalidateQueries({ queryKey: key }),
   });

@@ -1,21 +1,22 @@
 // Metadata calls of spec §7 'Image processing and metadata': the property catalog, a project's
 // XMP values and modes, clear, and the commands for the .xmp sidecar and the test image.
-import { okResult } from '@photorelay/contract/common';
+import * as routes from '@photorelay/contract/metadata';
 import {
   downloadXmpFileDetail,
-  getXmpPropertiesResponse,
-  getXmpValuesResponse,
+  type getXmpValuesResponse,
   processImageDetail,
   storeXmpFileDetail,
+  type ValueAddress,
   type XmpFieldDef,
   type XmpMode,
   type XmpProperty,
   type XmpValue,
-  xmpWriteResponse,
 } from '@photorelay/contract/metadata';
+import { fillPath } from '@photorelay/contract/route';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { apiDelete, apiGet, apiPut, teamPath, teamScope } from './client.ts';
+import { callRoute, routeUrl } from './call.ts';
+import { teamScope } from './client.ts';
 import { useCommand } from './commands.ts';
 import { handlesAllErrors, handlesErrorCodes } from './query-client.ts';
 
@@ -40,23 +41,31 @@ export const slotKey = (slot: ValueSlot) => `${slot.ids}|${slot.position ?? 0}|$
 export const valueKey = (value: XmpValue) =>
   `${value.propertytypeids}|${value.position ?? 0}|${value.lang ?? defaultLang}`;
 
-/** Commas stay readable in the path ('parent,child'); brackets and anything else are encoded. */
-const encodeIds = (ids: string) => encodeURIComponent(ids).replaceAll('%2C', ',');
+/** Which of the contract's value addresses a slot uses, and its path parameters. */
+function valueAddress(projectId: number, slot: ValueSlot) {
+  const params = { id: projectId, ids: slot.ids };
+  if (slot.lang !== undefined) return { at: 'lang' as const, params: { ...params, lang: slot.lang } };
+  if (slot.position !== undefined)
+    return { at: 'position' as const, params: { ...params, n: slot.position } };
+  return { at: 'value' as const, params };
+}
+/** One call serves the three addresses: each route's path takes the parameters it names. */
+type AddressedParams = { id: number; ids: string; lang: string; n: number };
+const addressed = (projectId: number, slot: ValueSlot) =>
+  valueAddress(projectId, slot) as { at: ValueAddress; params: AddressedParams };
 
 /** `project/{id}/xmpvalue/{ids}`, with `/lang/{lang}` or `/position/{n}` when the slot names one. */
 export function xmpValuePath(projectId: number, slot: ValueSlot): string {
-  const base = `project/${projectId}/xmpvalue/${encodeIds(slot.ids)}`;
-  if (slot.lang !== undefined) return `${base}/lang/${encodeURIComponent(slot.lang)}`;
-  if (slot.position !== undefined) return `${base}/position/${slot.position}`;
-  return base;
+  const { at, params } = valueAddress(projectId, slot);
+  return fillPath(routes.putXmpValue[at].path, params);
 }
 
 export const xmpModePath = (projectId: number, propertyId: string, mode: XmpMode) =>
-  `project/${projectId}/xmpvaluemode/${encodeURIComponent(propertyId)}/mode/${mode}`;
+  fillPath(routes.putXmpMode.path, { id: projectId, propertyId, mode });
 
 /** The stamped test image of processimage (an attachment). */
 export const downloadResultUrl = (teamUuid: string, a: number, b: string) =>
-  `/api/${teamPath(teamUuid, `command/downloadresultfile/${a}/${encodeURIComponent(b)}`)}`;
+  routeUrl(routes.downloadResultFile, { teamUuid, params: { a, b } });
 
 // ---- cache updates (mirror what the server stores) ----
 
@@ -105,24 +114,26 @@ export const metadataKeys = {
 // ---- fetchers ----
 
 export const fetchXmpProperties = (teamUuid: string, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, 'xmpproperties'), { schema: getXmpPropertiesResponse, signal }).then(
-    (answer) => answer.xmpproperties,
-  );
+  callRoute(routes.getXmpProperties, { teamUuid, signal }).then((answer) => answer.xmpproperties);
 
 export const fetchXmpValues = (teamUuid: string, projectId: number, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, `project/${projectId}/xmpvalues`), { schema: getXmpValuesResponse, signal });
+  callRoute(routes.getXmpValues, { teamUuid, params: { id: projectId }, signal });
 
-export const putXmpValue = (teamUuid: string, projectId: number, slot: ValueSlot, value: string) =>
-  apiPut(teamPath(teamUuid, xmpValuePath(projectId, slot)), { value }, { schema: xmpWriteResponse });
+export function putXmpValue(teamUuid: string, projectId: number, slot: ValueSlot, value: string) {
+  const { at, params } = addressed(projectId, slot);
+  return callRoute(routes.putXmpValue[at], { teamUuid, params, body: { value } });
+}
 
-export const deleteXmpValue = (teamUuid: string, projectId: number, slot: ValueSlot) =>
-  apiDelete(teamPath(teamUuid, xmpValuePath(projectId, slot)), {}, { schema: okResult });
+export function deleteXmpValue(teamUuid: string, projectId: number, slot: ValueSlot) {
+  const { at, params } = addressed(projectId, slot);
+  return callRoute(routes.deleteXmpValue[at], { teamUuid, params });
+}
 
 export const putXmpMode = (teamUuid: string, projectId: number, propertyId: string, mode: XmpMode) =>
-  apiPut(teamPath(teamUuid, xmpModePath(projectId, propertyId, mode)), {}, { schema: okResult });
+  callRoute(routes.putXmpMode, { teamUuid, params: { id: projectId, propertyId, mode } });
 
 export const deleteXmpValues = (teamUuid: string, projectId: number) =>
-  apiDelete(teamPath(teamUuid, `project/${projectId}/xmpvalues`), {}, { schema: okResult });
+  callRoute(routes.deleteXmpValues, { teamUuid, params: { id: projectId } });
 
 /**
  * A save sent while the page unloads: `keepalive` lets the browser finish the request after
@@ -130,7 +141,8 @@ export const deleteXmpValues = (teamUuid: string, projectId: number) =>
  */
 export function sendValueOnUnload(teamUuid: string, projectId: number, slot: ValueSlot, value: string): void {
   const remove = value === '';
-  void fetch(`/api/${teamPath(teamUuid, xmpValuePath(projectId, slot))}`, {
+  const { at, params } = addressed(projectId, slot);
+  void fetch(routeUrl(routes.putXmpValue[at], { teamUuid, params }), {
     method: remove ? 'DELETE' : 'PUT',
     credentials: 'same-origin',
     keepalive: true,
@@ -219,20 +231,12 @@ export function useClearXmpValues(teamUuid: string, projectId: number) {
 
 /** Command storexmpfile: the page reports success and failure itself (spec §8). */
 export const useStoreXmpFile = (teamUuid: string) =>
-  useCommand<{ dbprojectid: number; filename: string; content: string }>(
-    teamUuid,
-    'command/storexmpfile',
-    handlesAllErrors,
-  );
+  useCommand(teamUuid, routes.storeXmpFile, handlesAllErrors);
 
 /** Command downloadxmpfile: errors are ignored silently (spec §8). */
 export const useDownloadXmpFile = (teamUuid: string) =>
-  useCommand<{ dbprojectid: number }>(teamUuid, 'command/downloadxmpfile', handlesAllErrors);
+  useCommand(teamUuid, routes.downloadXmpFile, handlesAllErrors);
 
 /** Command processimage: the page shows 'Something went wrong:' itself (spec §8). */
 export const useProcessImage = (teamUuid: string) =>
-  useCommand<{ dbprojectid: number; filename: string; content: string }>(
-    teamUuid,
-    'command/processimage',
-    handlesAllErrors,
-  );
+  useCommand(teamUuid, routes.processImage, handlesAllErrors);

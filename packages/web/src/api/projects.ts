@@ -1,15 +1,10 @@
 // Project calls of spec §7 'Projects': the project with its destinations, create, rename, delete,
 // destination links, and the overview's hourly statistics and FTP connection log.
-import { okResult } from '@photorelay/contract/common';
-import {
-  getConnectionLogResponse,
-  getProjectResponse,
-  getProjectStatsResponse,
-  type Project,
-  postProjectResponse,
-} from '@photorelay/contract/projects';
+import type { DestinationKind, Project } from '@photorelay/contract/projects';
+import * as routes from '@photorelay/contract/projects';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiDelete, apiGet, apiPost, apiPut, teamPath, teamScope } from './client.ts';
+import { callRoute } from './call.ts';
+import { teamScope } from './client.ts';
 import { folderKeys } from './folders.ts';
 import { jobKeys } from './jobs.ts';
 import { handlesErrorCodes } from './query-client.ts';
@@ -30,41 +25,37 @@ export const projectKeys = {
 // ---- fetchers ----
 
 export const fetchProject = (teamUuid: string, id: number, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, `project/${id}`), { schema: getProjectResponse, signal }).then(
-    (answer) => answer.project,
-  );
+  callRoute(routes.getProject, { teamUuid, params: { id }, signal }).then((answer) => answer.project);
 
 export const postProject = (teamUuid: string, body: { name: string; parentFolderId: number }) =>
-  apiPost(teamPath(teamUuid, 'project'), body, { schema: postProjectResponse });
+  callRoute(routes.createProject, { teamUuid, body });
 
 export const putProjectName = (teamUuid: string, id: number, name: string) =>
-  apiPut(teamPath(teamUuid, `project/${id}`), { name }, { schema: okResult });
+  callRoute(routes.renameProject, { teamUuid, params: { id }, body: { name } });
 
 export const deleteProject = (teamUuid: string, id: number) =>
-  apiDelete(teamPath(teamUuid, `project/${id}`), {}, { schema: okResult });
+  callRoute(routes.deleteProject, { teamUuid, params: { id } });
 
 export const fetchProjectStats = (teamUuid: string, id: number, days: number, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, `project/${id}/stats?days=${days}`), {
-    schema: getProjectStatsResponse,
-    signal,
-  }).then((answer) => answer.hours);
+  callRoute(routes.getProjectStats, { teamUuid, params: { id }, query: { days: String(days) }, signal }).then(
+    (answer) => answer.hours,
+  );
 
 export const fetchConnectionLog = (teamUuid: string, id: number, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, `project/${id}/connectionlog`), {
-    schema: getConnectionLogResponse,
-    signal,
-  }).then((answer) => answer.sessions);
+  callRoute(routes.getConnectionLog, { teamUuid, params: { id }, signal }).then((answer) => answer.sessions);
 
 /** A destination of a project: an FTP server or another project. */
-export type DestinationRef = { kind: 'ftpserver' | 'destinationproject'; id: number };
-const destinationPath = (projectId: number, ref: DestinationRef) =>
-  `project/${projectId}/${ref.kind}/${ref.id}`;
+export type DestinationRef = { kind: DestinationKind; id: number };
+const destinationParams = (projectId: number, ref: DestinationRef) => ({ id: projectId, targetId: ref.id });
 
 export const postDestination = (teamUuid: string, projectId: number, ref: DestinationRef) =>
-  apiPost(teamPath(teamUuid, destinationPath(projectId, ref)), {}, { schema: okResult });
+  callRoute(routes.destinationRoutes[ref.kind].add, { teamUuid, params: destinationParams(projectId, ref) });
 
 export const deleteDestination = (teamUuid: string, projectId: number, ref: DestinationRef) =>
-  apiDelete(teamPath(teamUuid, destinationPath(projectId, ref)), {}, { schema: okResult });
+  callRoute(routes.destinationRoutes[ref.kind].remove, {
+    teamUuid,
+    params: destinationParams(projectId, ref),
+  });
 
 /** `path` only for FTP servers (empty falls back to the server's own path). */
 export type DestinationChange = { path?: string; enabled?: boolean };
@@ -73,7 +64,19 @@ export const putDestination = (
   projectId: number,
   ref: DestinationRef,
   change: DestinationChange,
-) => apiPut(teamPath(teamUuid, destinationPath(projectId, ref)), change, { schema: okResult });
+) =>
+  ref.kind === 'ftpserver'
+    ? callRoute(routes.destinationRoutes.ftpserver.update, {
+        teamUuid,
+        params: destinationParams(projectId, ref),
+        body: change,
+      })
+    : // A destination project knows only `enabled`; the server refuses a change without it.
+      callRoute(routes.destinationRoutes.destinationproject.update, {
+        teamUuid,
+        params: destinationParams(projectId, ref),
+        body: change as { enabled: boolean },
+      });
 
 // ---- queries ----
 

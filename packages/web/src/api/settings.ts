@@ -1,14 +1,9 @@
 // Public operator settings (imprint data) and, for logged-in users, the debug switch.
+import * as routes from '@photorelay/contract/settings';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from './client.ts';
+import { callRoute } from './call.ts';
 
-export type PublicSettings = {
-  operatorName: string;
-  operatorAddress: string;
-  operatorEmail: string;
-  publicFtpHost: string;
-};
-export type DebugSettings = { debugAdmin: boolean };
+export type { DebugSettings, PublicSettings } from '@photorelay/contract/settings';
 
 export const settingsKeys = {
   all: ['settings'] as const,
@@ -16,8 +11,7 @@ export const settingsKeys = {
   debug: () => [...settingsKeys.all, 'debug'] as const,
 };
 
-export const fetchPublicSettings = (signal?: AbortSignal) =>
-  apiGet<PublicSettings>('settings/public', { signal });
+export const fetchPublicSettings = (signal?: AbortSignal) => callRoute(routes.getPublicSettings, { signal });
 
 export const publicSettingsQueryOptions = () =>
   queryOptions({
@@ -29,8 +23,7 @@ export const publicSettingsQueryOptions = () =>
 export const usePublicSettings = () => useQuery(publicSettingsQueryOptions());
 
 /** Whether DEBUG_ADMIN is on: asked only by logged-in pages, never announced to visitors. */
-export const fetchDebugSettings = (signal?: AbortSignal) =>
-  apiGet<DebugSettings>('settings/debug', { signal });
+export const fetchDebugSettings = (signal?: AbortSignal) => callRoute(routes.getDebugSettings, { signal });
 
 export const debugSettingsQueryOptions = () =>
   queryOptions({

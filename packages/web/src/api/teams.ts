@@ -1,11 +1,12 @@
 // Team-scoped membership calls (spec §7 'Team users, groups'): the caller's groups in the current
 // team, and the user management of owners and operators.
-import { okResult } from '@photorelay/contract/common';
-import { getGroupsResponse, getUsersResponse, type teamMember } from '@photorelay/contract/teams';
+import type { teamMember } from '@photorelay/contract/teams';
+import * as routes from '@photorelay/contract/teams';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { type AcceptInviteBody, postAcceptInvite } from './account.ts';
-import { apiDelete, apiGet, apiPost, teamPath, teamScope } from './client.ts';
+import { callRoute } from './call.ts';
+import { teamScope } from './client.ts';
 import type { ErrorMeta } from './query-client.ts';
 
 export type GroupName = 'Owner' | 'Operator' | 'Photographer';
@@ -28,7 +29,7 @@ export const teamKeys = {
 // ---- fetchers ----
 
 export async function fetchMyGroups(teamUuid: string, signal?: AbortSignal): Promise<Group[]> {
-  const { groups } = await apiGet(teamPath(teamUuid, 'user/groups'), { schema: getGroupsResponse, signal });
+  const { groups } = await callRoute(routes.getMyGroups, { teamUuid, signal });
   // Spec §3, §8: a user must be in exactly one group; anything else is logged, not shown.
   if (groups.length !== 1)
     console.error(`User is in ${groups.length} groups of team ${teamUuid}; expected exactly one`);
@@ -36,24 +37,28 @@ export async function fetchMyGroups(teamUuid: string, signal?: AbortSignal): Pro
 }
 
 export const fetchMembers = (teamUuid: string, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, 'users'), { schema: getUsersResponse, signal }).then((answer) => answer.members);
+  callRoute(routes.listMembers, { teamUuid, signal }).then((answer) => answer.members);
 
 export const fetchGroups = (teamUuid: string, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, 'groups'), { schema: getGroupsResponse, signal }).then((answer) => answer.groups);
+  callRoute(routes.listGroups, { teamUuid, signal }).then((answer) => answer.groups);
 
 export type InviteBody = { email: string; sendInvitationIfNeeded: true; language: 'en' | 'de' };
 /** The result is checked by the caller: an unknown one shows 'Something went wrong.' (spec §8). */
 export const postInvite = (teamUuid: string, body: InviteBody) =>
-  apiPost<{ result?: unknown }>(teamPath(teamUuid, 'user'), body);
+  callRoute(routes.inviteMember, { teamUuid, body });
 
 export const deleteMember = (teamUuid: string, email: string) =>
-  apiDelete(teamPath(teamUuid, 'user'), { email }, { schema: okResult });
+  callRoute(routes.removeMember, { teamUuid, body: { email } });
 
 export const postMemberGroup = (teamUuid: string, dbuserid: number, dbgroupid: number) =>
-  apiPost(teamPath(teamUuid, `user/${dbuserid}/groups`), { groups: [dbgroupid] }, { schema: okResult });
+  callRoute(routes.setMemberGroup, { teamUuid, params: { dbuserid }, body: { groups: [dbgroupid] } });
 
 export const postAccreditationNumber = (teamUuid: string, dbuserid: number, value: string | null) =>
-  apiPost(teamPath(teamUuid, `teamuser/${dbuserid}`), { accreditation_number: value }, { schema: okResult });
+  callRoute(routes.setMemberDetails, {
+    teamUuid,
+    params: { dbuserid },
+    body: { accreditation_number: value },
+  });
 
 // ---- queries ----
 

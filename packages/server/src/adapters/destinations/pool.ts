@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { limits } from '@photorelay/contract/limits';
 import { createDestinationClient } from './connect.ts';
 import type { DestinationClient, DestinationSettings } from './destination.ts';
 
@@ -86,7 +87,7 @@ export class DestinationPool {
   }
 
   private async acquire(key: string, server: PooledServer): Promise<DestinationClient> {
-    const max = Math.max(1, server.maxConnections ?? 4);
+    const max = Math.max(1, server.maxConnections ?? limits.ftpServerConnectionsDefault);
     const entry = this.entry(key);
     let waited = false;
     for (;;) {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Booking, CalendarEntry } from '@photorelay/contract/calendar';
+import { createEntry, defaultCalendarId, getEntry } from '../../../test/support/calendar.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
 import { linkIn } from '../../../test/support/mail.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { allowedStateChange } from './bookings.ts';
-import { createEntry, defaultCalendarId, getEntry } from './calendar.test-support.ts';
 
 let server: TestServer;
 before(async () => {

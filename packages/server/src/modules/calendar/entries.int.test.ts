@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CalendarEntry } from '@photorelay/contract/calendar';
-import { grant, makeMember, makeTeam, rootFolder } from '../../../test/support/factories.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import {
   createEntry,
   defaultCalendarId,
   getEntry,
   makeExternalEntry,
   matchDay,
-} from './calendar.test-support.ts';
+} from '../../../test/support/calendar.ts';
+import { grant, makeMember, makeTeam, rootFolder } from '../../../test/support/factories.ts';
+import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 
 let server: TestServer;
 before(async () => {

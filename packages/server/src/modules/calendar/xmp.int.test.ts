@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ExifTool } from 'exiftool-vendored';
+import { createEntry, defaultCalendarId } from '../../../test/support/calendar.ts';
 import { runCommand } from '../../../test/support/commands.ts';
 import { makeTeam } from '../../../test/support/factories.ts';
+import { createProject, dataUrl, readImage } from '../../../test/support/metadata.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { createProject, dataUrl, readImage } from '../metadata/metadata.test-support.ts';
-import { createEntry, defaultCalendarId } from './calendar.test-support.ts';
 
 // The event's sidecar goes into a project with storexmpfile, a test image is processed with it,
 // and ExifTool (the oracle) reads the event's fields from the result.

@@ -1,7 +1,6 @@
 import { AppError } from '@photorelay/contract/errors';
 import * as c from '@photorelay/contract/externalcalendars';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
 import * as feeds from './feed-service.ts';
@@ -15,15 +14,10 @@ export function calendarFeedRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   };
 }
 
-const feedParams = z.object({
-  selector: z.string().min(1).max(100),
-  file: z.string().min(1).max(200),
-});
-
 /** The subscription itself, under /api without a session: calendar apps know only the URL. */
 export function calendarFeedPublicRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/calendarfeed/:selector/:file', { schema: { params: feedParams } }, async (request, reply) => {
+    handle(app, c.getPublicCalendarFeed, async (request, reply) => {
       const token = request.params.file.replace(/\.ics$/i, '');
       if (!token) throw new AppError('NotFound');
       const text = await feeds.renderFeed(ctx, request.params.selector, token);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import ICAL from 'ical.js';
+import { createEntry, defaultCalendarId, matchDay } from '../../../test/support/calendar.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { createEntry, defaultCalendarId, matchDay } from '../calendar/calendar.test-support.ts';
 import { foldLine } from './feed-ics.ts';
 
 let server: TestServer;

@@ -1,5 +1,6 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { FtpServerBody } from '@photorelay/contract/ftpservers';
+import { limits } from '@photorelay/contract/limits';
 import type { Selectable } from 'kysely';
 import { testDestination } from '../../adapters/destinations/test-connection.ts';
 import type { AppContext } from '../../context.ts';
@@ -48,7 +49,7 @@ const valuesOf = (body: FtpServerBody) => ({
   path: body.path?.trim() ?? '',
   protocol: body.protocol,
   username: body.username,
-  max_connections: body.maxConnections ?? 4,
+  max_connections: body.maxConnections ?? limits.ftpServerConnectionsDefault,
 });
 
 export async function getFtpServer(ctx: AppContext, member: Member, id: number) {

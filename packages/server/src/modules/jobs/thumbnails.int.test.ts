@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import { exifThumbnail } from '@photorelay/xmp/exif-thumbnail';
 import { readHead } from '@photorelay/xmp/parsed-metadata';
 import sharp from 'sharp';
 import { ftpUpload } from '../../../test/support/camera.ts';
 import { makeTeam } from '../../../test/support/factories.ts';
+import { readImage } from '../../../test/support/metadata.ts';
+import { setupProject, waitForJobs } from '../../../test/support/scripts.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { readImage } from '../metadata/metadata.test-support.ts';
-import { setupProject, waitForJobs } from '../scripts/scripts.test-support.ts';
 
 // Issue 16 "pictures, not only rows": thumbnails made once on first request, kept with the
 // upload, purged with it; the job detail's caption and credit as stamped.

@@ -5,8 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import type { XmpProperty } from '@photorelay/contract/metadata';
 import { runCommand } from '../../../test/support/commands.ts';
 import { grant, makeFolder, makeMember, makeTeam, rootFolder } from '../../../test/support/factories.ts';
+import { createProject, dataUrl, imagesDir } from '../../../test/support/metadata.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { createProject, dataUrl, imagesDir } from './metadata.test-support.ts';
 
 let server: TestServer;
 before(async () => {

@@ -10,10 +10,10 @@ import { Client } from 'basic-ftp';
 import type { TestClient } from '../../../test/support/client.ts';
 import { runCommand } from '../../../test/support/commands.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
+import { createProject, dataUrl, readImage, withCameraSerial } from '../../../test/support/metadata.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { startPipelineWorker } from '../../pipeline/worker.ts';
 import { processingSteps } from '../../runtime.ts';
-import { createProject, dataUrl, readImage, withCameraSerial } from './metadata.test-support.ts';
 
 // A random passive range so parallel test processes do not compete for the same ports.
 const pasvMin = 40000 + Math.floor(Math.random() * 200) * 100;

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Job } from '@photorelay/contract/jobs';
-import { manyProperties, withSegments } from '@photorelay/xmp/test-support';
 import { xmpSegments } from '@photorelay/xmp/xmp-jpeg';
+import { manyProperties, withSegments } from '../../../../xmp/test/support.ts';
 import { ftpUpload } from '../../../test/support/camera.ts';
 import { makeProjectWithServer, makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';

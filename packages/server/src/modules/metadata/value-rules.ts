@@ -4,10 +4,11 @@
 import { AppError } from '@photorelay/contract/errors';
 import { metadataLimits, type XmpMode } from '@photorelay/contract/metadata';
 import { type CatalogProperty, getProperty, iimLimitWarning, validateValue } from '@photorelay/xmp/index';
+import { defaultLang, normalizeLang } from '@photorelay/xmp/language';
 import { type ResolvedPath, resolvePath } from '@photorelay/xmp/template';
 import type { ValueRow } from './queries.ts';
 
-export const defaultLang = 'x-default';
+export { defaultLang, normalizeLang };
 
 export interface CheckedValue {
   row: ValueRow;
@@ -27,20 +28,6 @@ export function requireProperty(propertyId: string): CatalogProperty {
   const property = getProperty(propertyId);
   if (!property) throw invalid(`Unknown property ${propertyId}`);
   return property;
-}
-
-/** Canonical case of a language tag (de-ch -> de-CH), so one language is one row. */
-export function normalizeLang(lang: string | undefined): string {
-  if (!lang || lang.toLowerCase() === defaultLang) return defaultLang;
-  return lang
-    .split('-')
-    .map((part, index) => {
-      if (index === 0) return part.toLowerCase();
-      if (part.length === 2) return part.toUpperCase();
-      if (part.length === 4) return part[0].toUpperCase() + part.slice(1).toLowerCase();
-      return part.toLowerCase();
-    })
-    .join('-');
 }
 
 /** Whether `position` numbers items of this path: the property is a Bag/Seq (of texts or structures). */

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { readJpegMetadata, stampJpeg } from '@photorelay/xmp/index';
+import { readImage, withCameraSerial } from '../../../test/support/metadata.ts';
 import { createScriptSandbox, type ScriptOutput } from '../../adapters/script-sandbox/sandbox.ts';
-import { readImage, withCameraSerial } from '../metadata/metadata.test-support.ts';
 import { changesAsTemplate, scriptInput } from './processing-step.ts';
 
 const docs = fs.readFileSync(path.resolve(import.meta.dirname, '../../../../../docs/scripts.md'), 'utf8');

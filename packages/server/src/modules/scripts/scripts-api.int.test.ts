@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { errorPositionSeparator } from '@photorelay/contract/metadata';
 import { makeFolder, makeMember, makeTeam, rootFolder } from '../../../test/support/factories.ts';
+import { setupProject, storeScript } from '../../../test/support/scripts.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { setupProject, storeScript } from './scripts.test-support.ts';
 
 let server: TestServer;
 before(async () => {

@@ -5,8 +5,7 @@ import { readJpegMetadata } from '@photorelay/xmp/index';
 import { ftpUpload } from '../../../test/support/camera.ts';
 import { runCommand } from '../../../test/support/commands.ts';
 import { makeFolder, makeTeam, rootFolder } from '../../../test/support/factories.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { dataUrl, readImage } from '../metadata/metadata.test-support.ts';
+import { dataUrl, readImage } from '../../../test/support/metadata.ts';
 import {
   jobsOf,
   processedUpload,
@@ -14,7 +13,8 @@ import {
   storeScript,
   type Team,
   waitForJobs,
-} from './scripts.test-support.ts';
+} from '../../../test/support/scripts.ts';
+import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 
 // A random passive range so parallel test processes do not compete for the same ports.
 const pasvMin = 40000 + Math.floor(Math.random() * 200) * 100;

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { runCommand } from '../../../test/support/commands.ts';
 import { makeTeam } from '../../../test/support/factories.ts';
+import { createProject, dataUrl, readImage } from '../../../test/support/metadata.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { startPipelineWorker } from '../../pipeline/worker.ts';
 import { processingSteps } from '../../runtime.ts';
-import { createProject, dataUrl, readImage } from '../metadata/metadata.test-support.ts';
 import { teamStorageUsed } from './quota.ts';
 
 // Issue 10 item 16: test images (30 MB each, kept an hour) and stored sidecar payloads had no

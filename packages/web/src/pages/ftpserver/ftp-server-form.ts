@@ -2,7 +2,7 @@
 // password are set (the stored password counts); the port is optional, digits only, 1 to 65535.
 // The rules are the contract's (ftpServerBody, portField) on the form's texts.
 import { ftpServerBody, portField } from '@photorelay/contract/ftpservers';
-import { type FtpProtocol, ftpProtocols } from '@photorelay/contract/limits';
+import { type FtpProtocol, ftpProtocols, limits } from '@photorelay/contract/limits';
 import { z } from 'zod';
 import type { FtpServer, FtpServerInput, TestFtpServerBody } from '../../api/ftpservers.ts';
 import { validationMessages } from '../../ui/validation.ts';
@@ -18,7 +18,7 @@ export type FtpServerForm = {
   maxConnections: string;
 };
 
-export const defaultMaxConnections = 4;
+export const defaultMaxConnections = limits.ftpServerConnectionsDefault;
 const body = ftpServerBody.shape;
 
 export const emptyForm: FtpServerForm = {

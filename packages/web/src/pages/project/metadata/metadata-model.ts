@@ -3,6 +3,7 @@
 // which properties count as set, and the checks of an input (spec §5).
 import { langPattern, xmpModes } from '@photorelay/contract/metadata';
 import { type FieldDef, getField, getProperty } from '@photorelay/xmp/catalog';
+import { normalizeLang } from '@photorelay/xmp/language';
 import { iimLimitWarning, utf8Length, type ValueProblemCode, validateValue } from '@photorelay/xmp/validate';
 import {
   defaultLang,
@@ -137,15 +138,7 @@ export function normalizeLanguage(input: string): string | undefined {
   const text = input.trim();
   if (text.toLowerCase() === defaultLang) return defaultLang;
   if (text === '' || !langPattern.test(text)) return undefined;
-  return text
-    .split('-')
-    .map((part, index) => {
-      if (index === 0) return part.toLowerCase();
-      if (part.length === 2) return part.toUpperCase();
-      if (part.length === 4) return part[0].toUpperCase() + part.slice(1).toLowerCase();
-      return part.toLowerCase();
-    })
-    .join('-');
+  return normalizeLang(text);
 }
 
 // ---- set / unset ----

@@ -3,11 +3,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { catalog } from './catalog.ts';
-import type { FieldDef } from './catalog-types.ts';
-import { type StampOptions, type StampResult, stampJpeg } from './stamp.ts';
-import type { Template, TemplateValue } from './template.ts';
-import { emptyPacket, type XmpPacket } from './xmp-model.ts';
+import { catalog } from '../src/catalog.ts';
+import type { FieldDef } from '../src/catalog-types.ts';
+import { type StampOptions, type StampResult, stampJpeg } from '../src/stamp.ts';
+import type { Template, TemplateValue } from '../src/template.ts';
+import { emptyPacket, type XmpPacket } from '../src/xmp-model.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const sharedData = path.resolve(repoRoot, '../shared/data');

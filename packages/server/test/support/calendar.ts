@@ -1,6 +1,6 @@
 import type { CalendarEntry } from '@photorelay/contract/calendar';
-import type { TestClient } from '../../../test/support/client.ts';
-import type { TestServer } from '../../../test/support/server.ts';
+import type { TestClient } from './client.ts';
+import type { TestServer } from './server.ts';
 
 // Helpers the calendar's integration tests share.
 

@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TestClient } from '../../../test/support/client.ts';
-import { rootFolder } from '../../../test/support/factories.ts';
-import type { TestServer } from '../../../test/support/server.ts';
+import type { TestClient } from './client.ts';
+import { rootFolder } from './factories.ts';
+import type { TestServer } from './server.ts';
 
 /** The shared sample images beside the repository (/work/shared/data/images). */
-export const imagesDir = path.resolve(import.meta.dirname, '../../../../../../shared/data/images');
+export const imagesDir = path.resolve(import.meta.dirname, '../../../../../shared/data/images');
 export const readImage = (name: string) => fs.readFileSync(path.join(imagesDir, name));
 export const dataUrl = (bytes: Buffer, type = 'image/jpeg') =>
   `data:${type};base64,${bytes.toString('base64')}`;

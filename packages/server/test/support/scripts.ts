@@ -1,9 +1,9 @@
 // Helpers of the script integration tests (not imported by the server).
 import assert from 'node:assert/strict';
-import type { TestClient } from '../../../test/support/client.ts';
-import { runCommand } from '../../../test/support/commands.ts';
-import { type makeTeam, rootFolder } from '../../../test/support/factories.ts';
-import type { TestServer } from '../../../test/support/server.ts';
+import type { TestClient } from './client.ts';
+import { runCommand } from './commands.ts';
+import { type makeTeam, rootFolder } from './factories.ts';
+import type { TestServer } from './server.ts';
 
 export type Team = Awaited<ReturnType<typeof makeTeam>>;
 export interface Job {

@@ -14,7 +14,7 @@ import {
   type IngestStat,
   IngestUserError,
   type UploadInfo,
-} from './backend.ts';
+} from '../../src/ingest/backend.ts';
 
 /**
  * Test support only: an IngestBackend on a temp folder (the real one, with the database and
