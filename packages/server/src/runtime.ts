@@ -10,6 +10,8 @@ import { listenForWakeups, notifyWorkers, wakeTopics } from './db/wake-channel.t
 import { createLog } from './log.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import './modules/metadata/processing-step.ts';
+// After the template, before scripts: a booked event's fields fill what the template leaves unset.
+import './modules/externalcalendars/event-stamp-step.ts';
 // After the metadata step: scripts see what the template produced.
 import './modules/scripts/processing-step.ts';
 import { startIngest } from './ingest/start.ts';

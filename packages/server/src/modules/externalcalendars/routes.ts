@@ -5,6 +5,7 @@ import { startCommand } from '../../commands/routes.ts';
 import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
 import { memberForCommand } from '../teams/service.ts';
+import * as eventStamp from './event-stamp-service.ts';
 import * as calendars from './service.ts';
 
 // Both commands fetch a feed over the network (up to the fetch deadline): they run in the worker.
@@ -37,5 +38,15 @@ export function externalCalendarRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     handle(app, c.updateExternalCalendar, async (request) =>
       startCommand(ctx, request, 'updateexternalcalendar', request.body),
     );
+
+    handle(app, c.getEventStamping, async (request) =>
+      eventStamp.getEventStamping(ctx, request.member, request.params.id),
+    );
+
+    handle(app, c.putEventStamping, async (request) => {
+      const { member, params, body } = request;
+      await eventStamp.setEventStamping(ctx, member, params.id, body.eventStamping);
+      return { result: 'OK' as const };
+    });
   };
 }
