@@ -33,6 +33,7 @@ import {
   formatSpeed,
 } from '../../app/format.ts';
 import { StatusPanel } from '../../app/page.tsx';
+import { JobEventStamp } from './job-event-stamp.tsx';
 import { describeJobState, type JobText, type JobTone, unstampedReason, uploadSpeed } from './job-state.ts';
 
 const pageSizes = [10, 25, 50, 100];
@@ -128,6 +129,7 @@ function JobRow({
             {render(view.detail)}
           </Typography>
         )}
+        <JobEventStamp job={job} />
         {unstamped && (
           <Typography
             variant="caption"
