@@ -2,15 +2,14 @@ import assert from 'node:assert/strict';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { after, before, test } from 'node:test';
-import { Client } from 'basic-ftp';
 import { ExifTool } from 'exiftool-vendored';
+import { ftpUpload } from '../../../test/support/camera.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { createEntry, defaultCalendarId, matchDay } from '../calendar/calendar.test-support.ts';
-import { createProject, readImage } from '../metadata/metadata.test-support.ts';
+import { createProject, processedUploads, readImage } from '../metadata/metadata.test-support.ts';
 
 // Event-aware stamping end to end: a booked event of the team's calendar, pictures uploaded over
 // FTP whose EXIF capture time falls inside or outside it, and ExifTool (the oracle) reading what
@@ -44,40 +43,12 @@ async function shotAt(name: string, dateTimeOriginal: string, offset?: string) {
   return readFileSync(file);
 }
 
-async function ftpUpload(team: Team, projectId: number, files: Array<[string, Buffer]>) {
+async function ftpUploads(team: Team, projectId: number, files: Array<[string, Buffer]>) {
   const project = await team.owner.client.get<{
     project: { ftpAccounts: Array<{ username: string; password: string }> };
   }>(`/api/${team.teamUuid}/project/${projectId}`);
-  const account = project.body.project.ftpAccounts[0];
-  assert.ok(account);
-  const ftp = new Client(10_000);
-  try {
-    await ftp.access({
-      host: '127.0.0.1',
-      port: server.running.ingest?.ftpPort,
-      user: account.username,
-      password: account.password,
-    });
-    for (const [name, bytes] of files) await ftp.uploadFrom(Readable.from([bytes]), name);
-  } finally {
-    ftp.close();
-  }
-}
-
-async function processed(projectId: number, count: number) {
-  const db = server.running.ctx.db;
-  for (let i = 0; i < 400; i++) {
-    const rows = await db
-      .selectFrom('uploads')
-      .select(['filename', 'state', 'blob_key', 'processed_blob_key', 'processing_detail'])
-      .where('project_id', '=', projectId)
-      .execute();
-    if (rows.length === count && rows.every((r) => r.state === 'processed'))
-      return new Map(rows.map((r) => [r.filename, r]));
-    server.running.ctx.wake.pipeline();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('uploads were not processed');
+  for (const [name, bytes] of files)
+    await ftpUpload(server.running.ingest?.ftpPort, project.body.project.ftpAccounts[0], name, bytes);
 }
 
 async function tagsOf(blobKey: string | null, name: string): Promise<Tags> {
@@ -139,14 +110,14 @@ test('a picture shot during a booked event gets its fields where the template le
   });
   assert.equal(booked.status, 200, JSON.stringify(booked.body));
 
-  await ftpUpload(team, projectId, [
+  await ftpUploads(team, projectId, [
     ['inside.jpg', await shotAt('inside.jpg', '2026:03:14 16:10:00', '+01:00')],
     // 17:10 UTC is 18:10 in Berlin: after the match (without the offset it would be inside).
     ['after.jpg', await shotAt('after.jpg', '2026:03:14 17:10:00', '+00:00')],
     // No offset: the camera's clock is read in the team's zone (Europe/Berlin): inside.
     ['local.jpg', await shotAt('local.jpg', '2026:03:14 17:10:00')],
   ]);
-  const uploads = await processed(projectId, 3);
+  const uploads = await processedUploads(server, projectId, 3);
 
   for (const name of ['inside.jpg', 'local.jpg']) {
     const upload = uploads.get(name);
