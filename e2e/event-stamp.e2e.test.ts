@@ -87,11 +87,12 @@ describe('event-aware stamping', () => {
 
   it('turns event stamping on in the metadata tab', async () => {
     await page.goto(`/project/metadata?id=${projectId}`);
-    const toggle = page.getByTestId('event-stamping').locator('input');
+    // Enabled once the setting has loaded; the label switches it (the sticky bar may cover the knob).
+    const toggle = page.locator('[data-testid="event-stamping"] input:not([disabled])');
     await toggle.waitFor();
     assert.equal(await toggle.isChecked(), false, 'off by default');
-    await page.getByText('Stamp the booked event').waitFor();
-    await toggle.check();
+    await page.getByText('Stamp the booked event').click();
+    await page.locator('[data-testid="event-stamping"] input:checked').waitFor();
     for (let i = 0; i < 50; i++) {
       const setting = await api.get<{ eventStamping: boolean }>(`project/${projectId}/eventstamping`);
       if (setting.eventStamping) break;
@@ -145,10 +146,11 @@ describe('event-aware stamping', () => {
     await page
       .getByTestId('job-event-stamp')
       .getByText(/^Termin eingestempelt: FC Nord - SV Süd \(14\.03\.2026, \d\d:\d\d\)$/)
-      .waitFor();
+      .waitFor({ timeout: 20_000 });
     await settledScreenshot(page, 'event-stamp-de-2-protocol');
     await page.goto(`/project/metadata?id=${projectId}`);
-    await page.getByText('Gebuchten Termin einstempeln').waitFor();
+    await page.getByText('Gebuchten Termin einstempeln').waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid="event-stamping"] input:not([disabled])').waitFor();
     assert.equal(await page.getByTestId('event-stamping').locator('input').isChecked(), true);
     await settledScreenshot(page, 'event-stamp-de-1-setting');
     await page.evaluate(() => localStorage.setItem('photorelay.language', 'en'));
