@@ -9,7 +9,13 @@ import { ftpUpload } from '../../../test/support/camera.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { createEntry, defaultCalendarId, matchDay } from '../calendar/calendar.test-support.ts';
-import { createProject, processedUploads, readImage } from '../metadata/metadata.test-support.ts';
+import {
+  createProject,
+  dataUrl,
+  processedUploads,
+  readImage,
+  withCameraSerial,
+} from '../metadata/metadata.test-support.ts';
 
 // Event-aware stamping end to end: a booked event of the team's calendar, pictures uploaded over
 // FTP whose EXIF capture time falls inside or outside it, and ExifTool (the oracle) reading what
@@ -150,4 +156,61 @@ test('a picture shot during a booked event gets its fields where the template le
   assert.equal(tags['XMP-photoshop:Headline'], 'Agentur');
   for (const tag of ['XMP-iptcExt:Event', 'XMP-photoshop:City', 'XMP-iptcExt:LocationShown', 'IPTC:City'])
     assert.equal(tags[tag], undefined, tag);
+});
+
+test('of two booked events at once, the camera’s photographer decides; without one, none is applied and the detail says why', async () => {
+  const team = await makeTeam(server);
+  const c = team.owner.client;
+  const base = `/api/${team.teamUuid}`;
+  const projectId = await createProject(server, team);
+  assert.equal(
+    (await c.put(`${base}/project/${projectId}/eventstamping`, { eventStamping: true })).status,
+    200,
+  );
+  // Booked: "Photographer User" on the match, "Operator User" on a press conference overlapping it.
+  const photographer = await makeMember(server, team, 'Photographer');
+  const operator = await makeMember(server, team, 'Operator');
+  const cal = await defaultCalendarId(server, team.teamId);
+  const match = await createEntry(c, team.teamUuid, cal);
+  const press = await createEntry(c, team.teamUuid, cal, {
+    startdatetime: '2026-03-14T16:00:00+01:00',
+    category: 'sport',
+    scene: 'Pressekonferenz',
+    summary: 'Pressekonferenz Union',
+    city: 'Berlin',
+  });
+  for (const [entryId, userId] of [
+    [match, photographer.userId],
+    [press, operator.userId],
+  ])
+    assert.equal(
+      (await c.post(`${base}/booking`, { entryId, userId, bookingState: 'accepted' })).status,
+      200,
+    );
+  const file = await c.post(`${base}/file`, {
+    name: 'photographers.json',
+    content: dataUrl(Buffer.from(JSON.stringify({ '4021234': 'Photographer User' })), 'application/json'),
+  });
+  assert.equal(file.status, 200, JSON.stringify(file.body));
+
+  const shot = await shotAt('both.jpg', '2026:03:14 16:10:00', '+01:00');
+  await ftpUploads(team, projectId, [
+    ['camera.jpg', withCameraSerial(shot, '4021234')],
+    ['unknown.jpg', shot],
+  ]);
+  const uploads = await processedUploads(server, projectId, 2);
+  const detail = (name: string) =>
+    (uploads.get(name)?.processing_detail as { eventStamp?: Record<string, unknown> } | undefined)
+      ?.eventStamp;
+  assert.equal(detail('camera.jpg')?.entryId, match);
+  const tags = await tagsOf(uploads.get('camera.jpg')?.processed_blob_key ?? null, 'camera.jpg');
+  assert.equal(tags['XMP-photoshop:City'], 'München');
+  assert.deepEqual(detail('unknown.jpg'), {
+    ambiguous: [
+      { entryId: match, summary: 'FC Bayern München - Borussia Dortmund' },
+      { entryId: press, summary: 'Pressekonferenz Union' },
+    ],
+  });
+  const untouched = uploads.get('unknown.jpg');
+  assert.equal(untouched?.processed_blob_key, untouched?.blob_key, 'nothing applied: the file as it came');
 });
