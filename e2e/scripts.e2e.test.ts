@@ -2,6 +2,7 @@
 // a script with a syntax error is refused with its position and the line marked, the fixed one
 // is stored, and a test image dropped on the overview comes back with the script's caption.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -25,6 +26,7 @@ describe('project script', () => {
   let page: Page;
   let problems: ReturnType<typeof watchProblems>;
   let projectId: number;
+  let projectsRootId: number;
   const account: Account = newAccount('Scripts');
 
   before(async () => {
@@ -48,6 +50,18 @@ describe('project script', () => {
     });
     assert.equal(created.status(), 200);
     projectId = (await created.json()).projectId;
+    projectsRootId = root.id;
+    // A destination the script can skip: another project (delivery needs no FTP server).
+    const web = await page.request.post(`${server.url}/api/${team}/project`, {
+      headers: jsonHeaders(server),
+      data: { name: 'Web', parentFolderId: root.id },
+    });
+    assert.equal(web.status(), 200);
+    const routed = await page.request.post(
+      `${server.url}/api/${team}/project/${projectId}/destinationproject/${(await web.json()).projectId}`,
+      { headers: jsonHeaders(server), data: {} },
+    );
+    assert.equal(routed.status(), 200);
   });
 
   after(async () => {
@@ -74,7 +88,7 @@ describe('project script', () => {
       name: 'caption.script',
       mimeType: 'text/plain',
       buffer: Buffer.from(
-        "// caption from the file name\nmeta.set('caption', 'Scripted ' + file.name);\nlog('captioned');\n",
+        "// caption from the file name\nmeta.set('caption', 'Scripted ' + file.name);\nfile.name = 'desk-' + file.name;\nskip('Web');\nlog('captioned');\n",
       ),
     });
     await page.getByText('Script upload finished.').waitFor({ timeout: 30_000 });
@@ -89,6 +103,17 @@ describe('project script', () => {
     await page.getByTestId('xmp-preview-result').waitFor({ timeout: 30_000 });
     await page.getByTestId('processing-report').waitFor();
     assert.match((await page.getByTestId('report-log').textContent()) ?? '', /captioned/);
+    assert.match(
+      (await page.getByTestId('report-filename').textContent()) ?? '',
+      /desk-exiv2-FurnaceCreekInn\.jpg/,
+    );
+    assert.match((await page.getByTestId('report-skipped').textContent()) ?? '', /Web/);
+    // Before and after side by side: the caption row shows the new text only after.
+    const captionRow = page.getByTestId('report-metadata').getByRole('row', { name: /^description/ });
+    const cells = await captionRow.getByRole('cell').allTextContents();
+    assert.equal(cells[0], 'description');
+    assert.doesNotMatch(cells[1] ?? '', /Scripted/);
+    assert.equal(cells[2], 'Scripted exiv2-FurnaceCreekInn.jpg');
     const href = await page.getByTestId('xmp-preview-download').getAttribute('href');
     assert.ok(href?.includes('/command/downloadresultfile/'), href ?? 'no link');
     const result = await page.request.get(`${server.url}${href}`);
@@ -99,6 +124,36 @@ describe('project script', () => {
     );
     await page.getByTestId('processing-report').scrollIntoViewIfNeeded();
     await screenshot(page, '91-script-test-image', { fullPage: false });
+    assert.deepEqual(problems.errors, []);
+  });
+
+  it('a folder of projects has the same upload, download and remove', async () => {
+    await page.goto(`/folder?id=${projectsRootId}`);
+    const panel = page.getByTestId('script-panel');
+    await panel.waitFor({ timeout: 20_000 });
+    const source = "meta.append('caption', '(folder)');\n";
+    await panel.getByTestId('script-file-input').setInputFiles({
+      name: 'folder.script',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(source),
+    });
+    await page.getByText('Script upload finished.').waitFor({ timeout: 30_000 });
+    await panel.getByTestId('script-source').getByText("meta.append('caption', '(folder)');").waitFor();
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      panel.getByTestId('script-download').click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'folder.script');
+    const saved = await download.path();
+    assert.equal(readFileSync(saved, 'utf8'), source);
+    await screenshot(page, '92-folder-script', { fullPage: false });
+
+    await panel.getByTestId('script-remove').click();
+    await page.getByText('Do you really want to remove the script from this project?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await panel.getByText('No script yet. Upload a .script file.').waitFor();
+    assert.equal(await panel.getByTestId('script-source').count(), 0);
     assert.deepEqual(problems.errors, []);
   });
 });

@@ -11,7 +11,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { type Db, openDatabase } from '../../packages/server/src/db/kysely.ts';
-import { claimJob } from '../../packages/server/src/modules/jobs/queries.ts';
+import { claimJob } from '../../packages/server/src/pipeline/queue.ts';
 import { prepareData } from '../../packages/server/test/support/process.ts';
 
 const { values: opts } = parseArgs({

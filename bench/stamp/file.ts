@@ -1,8 +1,10 @@
 // Stamping itself (issue 15): a 5 MB and a 20 MB JPEG stamped with the 25-field template,
 // against fs.copyFile of the same file and ExifTool (-stay_open) in the same run. Methods are
 // interleaved per round so load from other processes hits all alike; medians are reported.
-// Goal: stampJpegFile at most 1.5x copyFile.
-// Usage: npx tsx bench/stamp/file.ts [--rounds 15] [--exiftool-rounds 5]
+// Goal: stampJpegFile at most 1.5x copyFile. The load average is printed with the figures.
+// Usage: npx tsx bench/stamp/file.ts [--rounds 15] [--exiftool-rounds 5] [--pair]
+//   --pair: only fs.copyFile and stampJpegFile, so that garbage and background GC of the other
+//   methods do not land in their CPU figures; prints user and system CPU apart.
 import {
   copyFile,
   createReadStream,
@@ -13,7 +15,7 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -32,6 +34,7 @@ const rounds = option('rounds', 15);
 const exiftoolRounds = option('exiftool-rounds', 5);
 const MB = 1024 * 1024;
 const copy = promisify(copyFile);
+const pairOnly = process.argv.includes('--pair');
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -39,12 +42,12 @@ const median = (values: number[]): number => {
 };
 
 /** Wall time and the process's CPU time (user + system, all threads) in ms: on a loaded machine the CPU time is the steadier figure. */
-async function time(run: () => Promise<unknown>): Promise<[number, number]> {
+async function time(run: () => Promise<unknown>): Promise<[number, number, number]> {
   const started = performance.now();
   const cpu = process.cpuUsage();
   await run();
   const used = process.cpuUsage(cpu);
-  return [performance.now() - started, (used.user + used.system) / 1000];
+  return [performance.now() - started, (used.user + used.system) / 1000, used.system / 1000];
 }
 
 const dir = mkdtempSync(
@@ -69,18 +72,24 @@ try {
     const methods: Record<string, () => Promise<unknown>> = {
       'fs.copyFile': () => copy(file, out),
       stampJpegFile: () => stampJpegFile(file, out, template, { filename: 'in.jpg' }),
-      'stampJpeg (streams, 1 MiB)': streamed,
     };
-    const times: Record<string, Array<[number, number]>> = Object.fromEntries(
+    if (!pairOnly) {
+      // As the server would: the engine's work on a stamp thread, within a time limit.
+      methods['stampJpegFile, stamp thread'] = () =>
+        stampJpegFile(file, out, template, { filename: 'in.jpg', timeLimitMs: 10_000 });
+      methods['stampJpeg (streams, 1 MiB)'] = streamed;
+    }
+    const times: Record<string, Array<[number, number, number]>> = Object.fromEntries(
       Object.keys(methods).map((name) => [name, []]),
     );
     for (const run of Object.values(methods)) for (let i = 0; i < 3; i++) await run(); // warm up
     for (let round = 0; round < rounds; round++)
       for (const [name, run] of Object.entries(methods)) times[name]?.push(await time(run));
-    const exiftoolTimes: Array<[number, number]> = [];
+    const exiftoolTimes: Array<[number, number, number]> = [];
     const exiftoolOut = (n: number) => path.join(dir, `exiftool-${target}-${n}.jpg`);
-    await exiftool.write(file, exiftoolTags as WriteTags, { writeArgs: ['-o', exiftoolOut(-1)] });
-    for (let round = 0; round < exiftoolRounds; round++)
+    if (!pairOnly)
+      await exiftool.write(file, exiftoolTags as WriteTags, { writeArgs: ['-o', exiftoolOut(-1)] });
+    for (let round = 0; round < (pairOnly ? 0 : exiftoolRounds); round++)
       exiftoolTimes.push(
         await time(() =>
           exiftool.write(file, exiftoolTags as WriteTags, { writeArgs: ['-o', exiftoolOut(round)] }),
@@ -91,18 +100,26 @@ try {
     const size = (statSync(file).size / MB).toFixed(1);
     for (const [name, values] of [
       ...Object.entries(times),
-      ['ExifTool -stay_open', exiftoolTimes] as const,
+      ...(pairOnly ? [] : [['ExifTool -stay_open', exiftoolTimes] as const]),
     ]) {
-      const [ms, cpu] = [median(values.map((t) => t[0])), median(values.map((t) => t[1]))];
+      const [ms, cpu, system] = [0, 1, 2].map((i) => median(values.map((t) => t[i] ?? 0))) as number[];
       // ExifTool works in a process of its own: its CPU time is not counted here.
       const cpuText = name.startsWith('ExifTool')
-        ? '– | –'
-        : `${cpu.toFixed(1)} | ${(cpu / copyCpu).toFixed(2)}×`;
-      rows.push(`| ${size} MB | ${name} | ${ms.toFixed(1)} | ${(ms / copyMs).toFixed(2)}× | ${cpuText} |`);
+        ? '– | – | –'
+        : `${cpu?.toFixed(1)} | ${system?.toFixed(1)} | ${((cpu ?? 0) / copyCpu).toFixed(2)}×`;
+      rows.push(
+        `| ${size} MB | ${name} | ${ms?.toFixed(1)} | ${((ms ?? 0) / copyMs).toFixed(2)}× | ${cpuText} |`,
+      );
     }
   }
-  console.log(`rounds: ${rounds} (ExifTool ${exiftoolRounds}), medians\n`);
-  console.log('| file | method | wall ms | vs copyFile | CPU ms | vs copyFile |\n|---|---|---|---|---|---|');
+  console.log(
+    `rounds: ${rounds} (ExifTool ${exiftoolRounds}), medians; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
+  console.log(
+    '| file | method | wall ms | vs copyFile | CPU ms | of it system | CPU vs copyFile |\n|---|---|---|---|---|---|---|',
+  );
   for (const row of rows) console.log(row);
 } finally {
   await exiftool.end();

@@ -1,7 +1,9 @@
 // Scripts of projects and folders (spec §3 Script, §7 script calls, storescriptfile) and what a
 // test image's processing reports of them (spec §2 Overview).
 import { z } from 'zod';
-import { idParam } from './common.ts';
+import { commandStarted } from './commands.ts';
+import { idParam, okResult } from './common.ts';
+import { forMembers, forNode, teamRoute } from './route.ts';
 
 export const scriptLimits = {
   /** A script's source, in characters. */
@@ -21,10 +23,9 @@ export const script = z.object({ filename: z.string(), source: z.string() });
 export type Script = z.infer<typeof script>;
 
 /** GET team/project/{id}/script and team/folder/{id}/script: a list of at most one. */
-export const scriptParams = z.object({ teamUuid: z.string(), id: idParam });
+export const scriptParams = z.object({ id: idParam });
 export const getScriptResponse = z.object({ script: z.array(script) });
 export type GetScriptResponse = z.infer<typeof getScriptResponse>;
-export const deleteScriptResponse = z.object({ result: z.literal('OK') });
 
 const bodyId = z.number().int().positive().max(2_147_483_647);
 
@@ -65,3 +66,45 @@ export const processingReport = z.object({
   log: z.array(z.string()),
 });
 export type ProcessingReport = z.infer<typeof processingReport>;
+
+// ---- routes (spec §7 "Folders and tree": script calls; "Image processing and metadata") ----
+
+export type ScriptOwnerKind = 'project' | 'folder';
+
+const getScriptOf = <K extends ScriptOwnerKind>(kind: K) =>
+  teamRoute({
+    method: 'GET',
+    path: `/${kind}/:id/script` as const,
+    params: scriptParams,
+    response: getScriptResponse,
+    access: forNode('read', { kind, param: 'id' }),
+  });
+
+const deleteScriptOf = <K extends ScriptOwnerKind>(kind: K) =>
+  teamRoute({
+    method: 'DELETE',
+    path: `/${kind}/:id/script` as const,
+    params: scriptParams,
+    response: okResult,
+    access: forNode('write', { kind, param: 'id' }),
+  });
+
+export const getProjectScript = getScriptOf('project');
+export const getFolderScript = getScriptOf('folder');
+export const deleteProjectScript = deleteScriptOf('project');
+export const deleteFolderScript = deleteScriptOf('folder');
+
+/** The routes of one owner kind, for the server's loop and the web's fetchers. */
+export const scriptRoutesOf = {
+  project: { get: getProjectScript, remove: deleteProjectScript },
+  folder: { get: getFolderScript, remove: deleteFolderScript },
+} as const;
+
+/** An async command (spec §7); the owner is a project or a folder: the server checks the right on it. */
+export const storeScriptFile = teamRoute({
+  method: 'POST',
+  path: '/command/storescriptfile',
+  body: storeScriptFileBody,
+  response: commandStarted,
+  access: forMembers,
+});

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
+import type { Mailer } from './adapters/mail/mailer.ts';
+import type { BlobStore } from './adapters/storage/blob-store.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/kysely.ts';
-import type { Mailer } from './mail/mailer.ts';
-import type { BlobStore } from './storage/blob-store.ts';
 
 /** What services get handed: no global container, each takes the parts it uses. */
 export interface AppContext {

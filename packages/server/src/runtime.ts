@@ -1,27 +1,45 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { createMailer, type Mailer } from './adapters/mail/mailer.ts';
+import { createLocalBlobStore } from './adapters/storage/blob-store.ts';
 import { buildApp } from './app.ts';
+import type { CommandHandlers } from './commands/registry.ts';
 import { startCommandRunner } from './commands/runner.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
+import { secureDataDir } from './data-dir.ts';
 import { type Db, migrate, openDatabase } from './db/kysely.ts';
 import { listenForWakeups, notifyWorkers, wakeTopics } from './db/wake-channel.ts';
-import { createLog } from './log.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
-import './modules/metadata/processing-step.ts';
-// After the template, before scripts: a booked event's fields fill what the template leaves unset.
-import './modules/externalcalendars/event-stamp-step.ts';
-// After the metadata step: scripts see what the template produced.
-import './modules/scripts/processing-step.ts';
 import { startIngest } from './ingest/start.ts';
+import { createLog } from './log.ts';
+import { externalCalendarCommands } from './modules/externalcalendars/commands.ts';
+import { eventStampStep } from './modules/externalcalendars/event-stamp-step.ts';
 import { startExternalCalendarRefresh } from './modules/externalcalendars/service.ts';
+import { ftpServerCommands } from './modules/ftpservers/commands.ts';
+import { metadataCommands } from './modules/metadata/commands.ts';
+import { scriptCommands } from './modules/scripts/commands.ts';
+import { scriptStep } from './modules/scripts/processing-step.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
-import { createLocalBlobStore } from './storage/blob-store.ts';
-import { secureDataDir } from './storage/data-dir.ts';
-import { startPipelineWorker } from './transfer/worker.ts';
+import { metadataStep } from './pipeline/metadata-step.ts';
+import type { ProcessingStep } from './pipeline/processing.ts';
+import { startPipelineWorker } from './pipeline/worker.ts';
 
 export type Role = 'all' | 'web' | 'ingest' | 'worker';
+
+/**
+ * What every upload goes through before delivery, in order: a booked event's fields fill what the
+ * template leaves unset; scripts see what the template and the event produced.
+ */
+export const processingSteps: readonly ProcessingStep[] = [metadataStep, eventStampStep, scriptStep];
+
+/** A handler for every command kind (commands/kinds.ts); the test image runs through `steps`. */
+export const commandHandlers = (steps: readonly ProcessingStep[]) => ({
+  ...metadataCommands(steps),
+  ...scriptCommands,
+  ...ftpServerCommands,
+  ...externalCalendarCommands,
+});
 
 export interface Running {
   ctx: AppContext;
@@ -42,6 +60,10 @@ export async function startPhotoRelay(
     listen?: boolean;
     /** How often the worker's loops look for work without a wake-up (tests set it long). */
     pollMs?: number;
+    /** Instead of `processingSteps` (tests add steps of their own). */
+    steps?: readonly ProcessingStep[];
+    /** Handlers of further command kinds (tests). */
+    extraCommandHandlers?: CommandHandlers;
   } = {},
 ): Promise<Running> {
   const role = options.role ?? 'all';
@@ -69,11 +91,17 @@ export async function startPhotoRelay(
   const stops: Array<() => Promise<void> | void> = [];
 
   if (role === 'all' || role === 'worker') {
+    const steps = options.steps ?? processingSteps;
+    // First: it refuses to start when a command kind has no handler, before anything else runs.
+    const commands = startCommandRunner(ctx, {
+      handlers: { ...commandHandlers(steps), ...options.extraCommandHandlers },
+      pollMs: options.pollMs,
+    });
     const provisioning = startProvisioning(db, log);
-    const commands = startCommandRunner(ctx, { pollMs: options.pollMs });
     wake.provisioning = provisioning.wake;
     wake.commands = commands.wake;
     const pipeline = startPipelineWorker(ctx, {
+      steps,
       concurrency: config.WORKER_CONCURRENCY,
       leaseSeconds: config.JOB_LEASE_SECONDS,
       retentionDays: config.RETENTION_DAYS,

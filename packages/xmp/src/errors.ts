@@ -12,6 +12,7 @@ export const metadataErrorCodes = [
   'INVALID_IIM',
   'INVALID_TEMPLATE',
   'VALUE_TOO_LONG',
+  'TIME_LIMIT',
 ] as const;
 
 export type MetadataErrorCode = (typeof metadataErrorCodes)[number];

@@ -1,4 +1,4 @@
-// ExifTool as the oracle for the EXIF mirror on damaged EXIF: for a sample of fuzzed files (the
+// ExifTool as the oracle for the EXIF mirror on damaged EXIF: for 300 fuzzed files (the
 // same mutations as fuzz.test.ts) every tag ExifTool reports, except the three mirrored IFD0
 // texts and the XMP/IPTC we write, reads back identical; the mirrored texts read as written
 // unless the engine warned that it left them.
@@ -15,6 +15,8 @@ import type { Template } from './template.ts';
 import { prng, readSample, sampleImages, stampBuffer } from './test-support.ts';
 
 const run = promisify(execFile);
+/** A few hundred fuzzed files, read by one ExifTool run (about 1 minute on a loaded machine). */
+const CASES = 300;
 type Tags = Record<string, unknown>;
 
 let workDir = '';
@@ -60,11 +62,11 @@ function mirrorTemplate(n: number): Template {
 }
 
 describe('EXIF mirror on damaged EXIF, checked with ExifTool', () => {
-  it('every tag but the mirrored texts reads back identical in 60 fuzzed files', async () => {
+  it(`every tag but the mirrored texts reads back identical in ${CASES} fuzzed files`, async () => {
     const random = prng(Number(process.env.FUZZ_SEED ?? 20251103) + 7);
     const samples = sampleImages().filter((name) => exifBlock(readSample(name)));
     const cases: Array<{ source: string; target: string; n: number; warned: boolean }> = [];
-    for (let n = 0; n < 60; n++) {
+    for (let n = 0; n < CASES; n++) {
       const name = samples[n % samples.length] as string;
       const input = damageExif(random, readSample(name));
       assert.ok(input, name);
@@ -93,7 +95,7 @@ describe('EXIF mirror on damaged EXIF, checked with ExifTool', () => {
         written++;
       }
     }
-    assert.ok(written > 60, `${written} mirrored texts written`);
+    assert.ok(written > CASES, `${written} mirrored texts written`);
   });
 
   it('warns and leaves EXIF alone when more than 1 MB of segments follow it (a large ICC profile)', async () => {

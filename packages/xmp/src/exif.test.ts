@@ -140,3 +140,45 @@ describe('EXIF texts that mirror XMP', () => {
     });
   });
 });
+
+describe('EXIF GPS', () => {
+  const gpsOf = (name: string) => {
+    const exif = samplesWithExif.find((s) => s.name === name)?.exif;
+    assert.ok(exif, `${name} has EXIF`);
+    const { gpsLatitude, gpsLongitude, gpsAltitude, gpsTimeStamp, gpsDateStamp } = parseExifBasics(exif);
+    return { gpsLatitude, gpsLongitude, gpsAltitude, gpsTimeStamp, gpsDateStamp };
+  };
+
+  it('decimal degrees signed by their refs, as exiftool -n reads them', () => {
+    // exiftool -n: 54.9896666666667 -1.91416666666667 14:58:24 (no altitude, no date)
+    assert.deepEqual(gpsOf('exiftool-GPS.jpg'), {
+      gpsLatitude: 54.9896667,
+      gpsLongitude: -1.9141667,
+      gpsAltitude: undefined,
+      gpsTimeStamp: '14:58:24',
+      gpsDateStamp: undefined,
+    });
+  });
+
+  it('altitude below sea level is negative; a date stamp with a time appended gives the date', () => {
+    // exiftool -n: 36.4483333333333 -116.855 -14.28 09:54:28, GPSDateStamp '2008:05:08 09:54:28'
+    // (GPS pointer written as SLONG)
+    assert.deepEqual(gpsOf('exiv2-FurnaceCreekInn.jpg'), {
+      gpsLatitude: 36.4483333,
+      gpsLongitude: -116.855,
+      gpsAltitude: -14.28,
+      gpsTimeStamp: '09:54:28',
+      gpsDateStamp: '2008:05:08',
+    });
+  });
+
+  it('a GPS block without a position (only its version) gives none', () => {
+    assert.deepEqual(gpsOf('exiv2-Reagan.jpg'), {
+      gpsLatitude: undefined,
+      gpsLongitude: undefined,
+      gpsAltitude: undefined,
+      gpsTimeStamp: undefined,
+      gpsDateStamp: undefined,
+    });
+  });
+});

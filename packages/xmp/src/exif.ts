@@ -2,9 +2,10 @@
 // an APP1 "Exif" payload, and rewrites the three IFD0 texts that mirror XMP (ImageDescription,
 // Artist, Copyright) through exif-write.ts. Every offset is bounds-checked, so a damaged EXIF
 // block yields fewer values, never an exception.
+import { type ExifGps, parseExifGps } from './exif-gps.ts';
 import { decodeUtf8OrLegacy } from './text-encoding.ts';
 
-export interface ExifBasics {
+export interface ExifBasics extends ExifGps {
   dateTimeOriginal?: string;
   offsetTimeOriginal?: string;
   subSecTimeOriginal?: string;
@@ -23,6 +24,7 @@ const TAG_COPYRIGHT = 0x8298;
 const TAG_MAKE = 0x010f;
 const TAG_MODEL = 0x0110;
 const TAG_EXIF_IFD = 0x8769;
+const TAG_GPS_IFD = 0x8825;
 const TAG_ISO = 0x8827;
 const TAG_DATE_TIME_ORIGINAL = 0x9003;
 const TAG_OFFSET_TIME_ORIGINAL = 0x9011;
@@ -139,6 +141,10 @@ export function parseExifBasics(payload: Uint8Array): ExifBasics {
     set('lensModel', tiff.ascii(exif.get(TAG_LENS_MODEL)));
     set('iso', tiff.integer(exif.get(TAG_ISO)));
   }
+  // Some cameras write the GPS pointer as SLONG (Canon PowerShot S5 IS).
+  const gpsEntry = ifd0.get(TAG_GPS_IFD);
+  const gpsAt = gpsEntry?.type === 9 ? tiff.u32(gpsEntry.valueAt) : tiff.integer(gpsEntry);
+  if (gpsAt !== undefined && gpsAt !== ifd0At) Object.assign(result, parseExifGps(tiff, gpsAt));
   return result;
 }
 

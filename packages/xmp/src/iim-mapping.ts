@@ -101,11 +101,22 @@ function sameText(iimText: string, xmpText: string, maxBytes: number | undefined
 }
 
 /** Replaces the x-default (or only) item of an Alt, keeping the other languages. */
-function withDefaultLanguage(existing: XmpNode | undefined, value: XmpNode): XmpNode {
+export function withDefaultLanguage(existing: XmpNode | undefined, value: XmpNode): XmpNode {
   if (existing?.kind !== 'array' || existing.form !== 'Alt' || value.kind !== 'array') return value;
   const text = altDefault(value) ?? '';
   const others = existing.items.filter((item) => item.lang?.toLowerCase() !== 'x-default');
   return { ...existing, items: [simple(text, 'x-default'), ...others] };
+}
+
+/**
+ * Whether the legacy metadata (IIM, and by the same token EXIF) was not changed since an
+ * XMP-aware writer last synchronised it: no digest, or the stored digest still matches the IIM.
+ */
+export function unchangedSinceDigest(state: IimState): boolean {
+  return (
+    state.storedDigest === undefined ||
+    (state.currentDigest !== undefined && state.storedDigest.equals(state.currentDigest))
+  );
 }
 
 /**
@@ -114,9 +125,7 @@ function withDefaultLanguage(existing: XmpNode | undefined, value: XmpNode): Xmp
  * only holds the XMP value cut at the byte limit.
  */
 export function reconcileIimIntoXmp(packet: XmpPacket, state: IimState): void {
-  const digestMatches =
-    state.storedDigest === undefined ||
-    (state.currentDigest !== undefined && state.storedDigest.equals(state.currentDigest));
+  const digestMatches = unchangedSinceDigest(state);
   for (const def of mappedProperties) {
     const fromIim = iimValueAsNode(def, state);
     if (!fromIim) continue;

@@ -1,7 +1,7 @@
 // A JPEG head's metadata, parsed: EXIF basics, the XMP model (standard plus extended XMP), the
 // Photoshop resources and the IIM datasets with their digest state. Shared by stamping and reading.
 import type { Readable } from 'node:stream';
-import { type ExifBasics, parseExifBasics } from './exif.ts';
+import { type ExifBasics, type ExifTextUpdates, parseExifBasics, readExifTexts } from './exif.ts';
 import {
   IPTC_DIGEST_ID,
   IPTC_RESOURCE_ID,
@@ -19,6 +19,8 @@ import { emptyPacket, type XmpPacket } from './xmp-model.ts';
 /** Everything the engine understands in a JPEG head, parsed. */
 export interface ParsedMetadata {
   exif: ExifBasics;
+  /** EXIF ImageDescription, Artist and Copyright as found (they mirror XMP). */
+  exifTexts: ExifTextUpdates;
   /** The XMP as found (standard plus extended), or an empty packet. */
   packet: XmpPacket;
   hadXmp: boolean;
@@ -42,7 +44,16 @@ export function parseMetadata(meta: JpegMetadata): ParsedMetadata {
   const digest = resources.find((resource) => resource.id === IPTC_DIGEST_ID);
   if (digest) iim.storedDigest = digest.data;
   if (iimResource) iim.currentDigest = iimDigest(iimResource.data);
-  return { exif, packet: found ?? emptyPacket(), hadXmp: found !== undefined, resources, iim, warnings };
+  const exifTexts = meta.exif ? readExifTexts(meta.exif) : {};
+  return {
+    exif,
+    exifTexts,
+    packet: found ?? emptyPacket(),
+    hadXmp: found !== undefined,
+    resources,
+    iim,
+    warnings,
+  };
 }
 
 /** Reads the metadata segments at the head of a JPEG (stops reading at the image data). */

@@ -4,8 +4,8 @@ import type { Readable } from 'node:stream';
 import { catalog, localName } from './catalog.ts';
 import type { ExifBasics } from './exif.ts';
 import { decodeIimText } from './iim.ts';
-import { reconcileIimIntoXmp } from './iim-mapping.ts';
 import type { MetadataLimits } from './jpeg.ts';
+import { reconcileIntoXmp } from './mwg-reading.ts';
 import { parseMetadata, readHead } from './parsed-metadata.ts';
 import { nodeToValues, type TemplateValue } from './template.ts';
 import { getProperty, type XmpPacket } from './xmp-model.ts';
@@ -23,7 +23,7 @@ export interface JpegMetadataResult {
   xmpText: string | undefined;
   /** The XMP as a model (standard plus extended XMP), undefined when the file has none. */
   xmp: XmpPacket | undefined;
-  /** Values of catalog properties, IIM reconciled into XMP as MWG recommends, by catalog id. */
+  /** Values of catalog properties, IIM and EXIF texts reconciled into XMP as MWG recommends, by catalog id. */
   values: TemplateValue[];
   iim: IimEntry[];
   exif: ExifBasics;
@@ -37,7 +37,7 @@ export async function readJpegMetadata(
   const head = await readHead(input, limits);
   const parsed = parseMetadata(head);
   const xmp = parsed.hadXmp ? structuredClone(parsed.packet) : undefined;
-  reconcileIimIntoXmp(parsed.packet, parsed.iim);
+  reconcileIntoXmp(parsed.packet, parsed.iim, parsed.exifTexts);
   const values = catalog.flatMap((def) => {
     const node = getProperty(parsed.packet, def.namespace, localName(def));
     return node ? nodeToValues(def, node) : [];

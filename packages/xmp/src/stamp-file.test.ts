@@ -24,6 +24,55 @@ describe('stampJpegFile', () => {
     });
   }
 
+  it('a file of several data blocks with a head beyond the first block: the same bytes as stampJpeg', async () => {
+    // Eight 60 KB APP2 segments push the head past the first 256 KB block; 9 MB of scan-like
+    // bytes (no FF) before EOI span three data blocks, so both data buffers are reused.
+    const sample = readSample('IPTC-PhotometadataRef-Std2025.1.jpg');
+    const filler = Buffer.concat(
+      Array.from({ length: 8 }, (_, i) => {
+        const segment = Buffer.alloc(60_004, 0x20 + i);
+        segment.writeUInt16BE(0xffe2, 0);
+        segment.writeUInt16BE(60_002, 2);
+        return segment;
+      }),
+    );
+    const scan = Buffer.alloc(9 * 1024 * 1024 + 12_345);
+    for (let i = 0; i < scan.length; i++)
+      scan[i] = (i * 2654435761) >>> 24 === 0xff ? 0x7f : (i * 2654435761) >>> 24;
+    const big = Buffer.concat([
+      sample.subarray(0, 2),
+      filler,
+      sample.subarray(2, sample.length - 2),
+      scan,
+      sample.subarray(sample.length - 2),
+    ]);
+    const input = path.join(dir, 'big.jpg');
+    writeFileSync(input, big);
+    const out = path.join(dir, 'big-out.jpg');
+    const result = await stampJpegFile(input, out, template, { filename: 'big.jpg' });
+    const streamed = await stampBuffer(big, template, { filename: 'big.jpg' });
+    const written = readFileSync(out);
+    assert.equal(written.length, streamed.output.length);
+    assert.ok(written.equals(streamed.output), 'byte for byte as stampJpeg');
+    assert.ok(
+      written.subarray(written.length - scan.length - 2).equals(big.subarray(big.length - scan.length - 2)),
+    );
+    assert.deepEqual(result.warnings, streamed.warnings);
+  });
+
+  it('files stamped at the same time (block buffers are kept between files) each get their own bytes', async () => {
+    const names = sampleImages();
+    const runs = names.map(async (name, i) => {
+      const out = path.join(dir, `together-${i}.jpg`);
+      await stampJpegFile(path.join(imagesDir, name), out, template, { filename: name });
+      return { name, out };
+    });
+    for (const { name, out } of await Promise.all(runs)) {
+      const streamed = await stampBuffer(readSample(name), template, { filename: name });
+      assert.ok(readFileSync(out).equals(streamed.output), name);
+    }
+  });
+
   it('a file without EOI: every byte kept, with a warning (the tail check does not skip the scan)', async () => {
     const sample = readSample('exiv2-FurnaceCreekInn.jpg');
     const input = path.join(dir, 'cut.jpg');

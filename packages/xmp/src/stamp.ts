@@ -2,142 +2,22 @@
 // writes XMP plus IPTC-IIM in sync, copying everything else byte for byte.
 import type { Readable, Writable } from 'node:stream';
 import { type ByteSink, WritableSink } from './byte-stream.ts';
-import type { ExifTextUpdates } from './exif.ts';
-import { updateExifTexts } from './exif-write.ts';
-import {
-  IPTC_DIGEST_ID,
-  IPTC_RESOURCE_ID,
-  iimDigest,
-  type PhotoshopResource,
-  photoshopSegmentPayloads,
-  serializeIim,
-  serializePhotoshopResources,
-} from './iim.ts';
-import { reconcileIimIntoXmp, syncIimFromXmp } from './iim-mapping.ts';
-import {
-  defaultLimits,
-  encodeSegment,
-  type JpegMetadata,
-  MAX_SEGMENT_PAYLOAD,
-  type MetadataLimits,
-  rewriteJpeg,
-} from './jpeg.ts';
-import { applyTemplate } from './merge.ts';
-import { parseMetadata } from './parsed-metadata.ts';
+import { defaultLimits, type MetadataLimits, rewriteJpeg } from './jpeg.ts';
+import { type StampedSegments, type StampResult, stampSegments } from './stamp-segments.ts';
+import { stampOnThread } from './stamp-threads.ts';
 import { checkTemplate, type Template } from './template.ts';
-import { pictureFacts, type VariableOptions } from './variables.ts';
-import { xmpSegments } from './xmp-jpeg.ts';
-import { altDefault, arrayTexts, getProperty, setProperty, type XmpPacket } from './xmp-model.ts';
+import type { VariableOptions } from './variables.ts';
 
-const APP13 = 0xed;
+export type { StampResult } from './stamp-segments.ts';
 
 export interface StampOptions extends VariableOptions {
   limits?: Partial<MetadataLimits>;
-}
-
-export interface StampResult {
-  warnings: string[];
-  unknownVariables: string[];
-}
-
-/** Photoshop resources with the new IIM block and its digest; other resources keep their order. */
-function withIim(resources: readonly PhotoshopResource[], iimBlock: Buffer): PhotoshopResource[] {
-  const updated: PhotoshopResource = {
-    signature: '8BIM',
-    id: IPTC_RESOURCE_ID,
-    name: Buffer.alloc(0),
-    data: iimBlock,
-  };
-  const digest: PhotoshopResource = {
-    signature: '8BIM',
-    id: IPTC_DIGEST_ID,
-    name: Buffer.alloc(0),
-    data: iimDigest(iimBlock),
-  };
-  const out = resources.map((resource) =>
-    resource.id === IPTC_RESOURCE_ID
-      ? { ...resource, data: iimBlock }
-      : resource.id === IPTC_DIGEST_ID
-        ? { ...resource, data: digest.data }
-        : resource,
-  );
-  if (!out.some((resource) => resource.id === IPTC_RESOURCE_ID)) out.push(updated);
-  if (!out.some((resource) => resource.id === IPTC_DIGEST_ID)) out.push(digest);
-  return out;
-}
-
-interface StampedSegments extends StampResult {
-  segments: Buffer[];
-  /** A new Exif payload when the texts it mirrors changed. */
-  exif?: Buffer;
-}
-
-const DC = 'http://purl.org/dc/elements/1.1/';
-const PHOTOSHOP_NS = 'http://ns.adobe.com/photoshop/1.0/';
-
-/** The XMP values EXIF mirrors in ImageDescription, Artist and Copyright. */
-function mirroredTexts(packet: XmpPacket): Required<ExifTextUpdates> {
-  return {
-    imageDescription: altDefault(getProperty(packet, DC, 'description')) ?? '',
-    artist: arrayTexts(getProperty(packet, DC, 'creator')).join('; '),
-    copyright: altDefault(getProperty(packet, DC, 'rights')) ?? '',
-  };
-}
-
-/** The mirrored texts the template changed (EXIF is left alone where XMP was not touched). */
-function changedTexts(before: Required<ExifTextUpdates>, after: Required<ExifTextUpdates>): ExifTextUpdates {
-  const changed: ExifTextUpdates = {};
-  for (const key of Object.keys(after) as Array<keyof ExifTextUpdates>)
-    if (after[key] !== before[key]) changed[key] = after[key];
-  return changed;
-}
-
-/** The new metadata segments (XMP APP1s, Photoshop APP13s) for a file's metadata and a template. */
-function stampSegments(
-  meta: JpegMetadata,
-  template: Template,
-  options: VariableOptions = {},
-): StampedSegments {
-  const parsed = parseMetadata(meta);
-  const { packet, iim } = parsed;
-  const facts = pictureFacts(parsed.exif, parsed.hadXmp ? packet : undefined);
-  reconcileIimIntoXmp(packet, iim);
-  const before = mirroredTexts(packet);
-  const applied = applyTemplate(packet, template, options, facts);
-  const exifWarnings: string[] = [];
-  const exif = meta.exif
-    ? updateExifTexts(
-        meta.exif,
-        changedTexts(before, mirroredTexts(packet)),
-        MAX_SEGMENT_PAYLOAD,
-        exifWarnings,
-      )
-    : undefined;
-  const synced = syncIimFromXmp(packet, iim);
-  // A file without Photoshop resources gets them only when there is IIM data to carry,
-  // not for the bare character-set and record-version datasets.
-  const carriesData = synced.datasets.some(
-    (entry) => !(entry.record === 1 && entry.dataset === 90) && !(entry.record === 2 && entry.dataset === 0),
-  );
-  const iimBlock = parsed.resources.length > 0 || carriesData ? serializeIim(synced.datasets) : undefined;
-  // Photoshop's copy of the IIM digest in XMP follows the new IIM instead of going stale.
-  if (iimBlock && getProperty(packet, PHOTOSHOP_NS, 'LegacyIPTCDigest')?.kind === 'simple')
-    setProperty(packet, PHOTOSHOP_NS, 'LegacyIPTCDigest', {
-      kind: 'simple',
-      value: iimDigest(iimBlock).toString('hex').toUpperCase(),
-    });
-  const segments = xmpSegments(packet);
-  if (iimBlock) {
-    const irb = serializePhotoshopResources(withIim(parsed.resources, iimBlock));
-    for (const payload of photoshopSegmentPayloads(irb, MAX_SEGMENT_PAYLOAD))
-      segments.push(encodeSegment(APP13, payload));
-  }
-  return {
-    segments,
-    exif,
-    warnings: [...parsed.warnings, ...applied.warnings, ...synced.warnings, ...exifWarnings],
-    unknownVariables: applied.unknownVariables,
-  };
+  /**
+   * Runs the engine's work on the metadata (parse, merge, serialize) on a stamp thread and stops
+   * it after this many milliseconds with MetadataError TIME_LIMIT, so that one hostile file
+   * cannot hold up the caller's event loop. Without it the work runs on the caller's thread.
+   */
+  timeLimitMs?: number;
 }
 
 /**
@@ -156,8 +36,12 @@ export async function stampWith(
   const meta = await rewriteJpeg(
     source,
     sink,
-    (found) => {
-      stamped = stampSegments(found, template, options);
+    async (found) => {
+      const { limits: _limits, timeLimitMs, ...variables } = options;
+      stamped =
+        timeLimitMs === undefined
+          ? stampSegments(found, template, variables)
+          : await stampOnThread(found, template, variables, timeLimitMs);
       return { segments: stamped.segments, exif: stamped.exif };
     },
     { ...defaultLimits, ...options.limits },

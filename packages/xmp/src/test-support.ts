@@ -7,6 +7,7 @@ import { catalog } from './catalog.ts';
 import type { FieldDef } from './catalog-types.ts';
 import { type StampOptions, type StampResult, stampJpeg } from './stamp.ts';
 import type { Template, TemplateValue } from './template.ts';
+import { emptyPacket, type XmpPacket } from './xmp-model.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const sharedData = path.resolve(repoRoot, '../shared/data');
@@ -184,4 +185,22 @@ export function fullTemplate(): Template {
     if (value) value.value = longText;
   }
   return { modes, values };
+}
+
+/** A packet of `count` simple properties (large-packet and time-limit tests). */
+export function manyProperties(count: number): XmpPacket {
+  const packet = emptyPacket();
+  for (let i = 0; i < count; i++)
+    packet.properties.push({
+      ns: 'urn:test:many/',
+      name: `p${i}`,
+      node: { kind: 'simple', value: `Wert ${i} ${'x'.repeat(i % 40)}` },
+    });
+  return packet;
+}
+
+/** An empty sample JPEG with `segments` right after SOI. */
+export function withSegments(segments: Buffer[]): Buffer {
+  const empty = readSample('exiv2-empty.jpg');
+  return Buffer.concat([empty.subarray(0, 2), ...segments, empty.subarray(2)]);
 }

@@ -4,26 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MetadataError } from './errors.ts';
 import { readJpegHead } from './jpeg.ts';
-import { readSample, stampBuffer } from './test-support.ts';
+import { manyProperties, stampBuffer, withSegments } from './test-support.ts';
 import { readJpegXmp, xmpSegments } from './xmp-jpeg.ts';
-import { emptyPacket, type XmpPacket } from './xmp-model.ts';
 import { MAX_XMP_PROPERTIES } from './xmp-packet.ts';
-
-function manyProperties(count: number): XmpPacket {
-  const packet = emptyPacket();
-  for (let i = 0; i < count; i++)
-    packet.properties.push({
-      ns: 'urn:test:many/',
-      name: `p${i}`,
-      node: { kind: 'simple', value: `Wert ${i} ${'x'.repeat(i % 40)}` },
-    });
-  return packet;
-}
-
-function withSegments(segments: Buffer[]): Buffer {
-  const empty = readSample('exiv2-empty.jpg');
-  return Buffer.concat([empty.subarray(0, 2), ...segments, empty.subarray(2)]);
-}
 
 describe('large XMP', () => {
   for (const count of [3000, 8000]) {

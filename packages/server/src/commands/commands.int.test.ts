@@ -6,19 +6,22 @@ import { makeTeam } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { randomToken, sha256 } from '../crypto/tokens.ts';
 import * as q from './queries.ts';
-import { defineCommand } from './registry.ts';
+import type { CommandHandlers } from './registry.ts';
+import { startCommandRunner } from './runner.ts';
 
 const runs = new Map<string, number>();
-defineCommand('test/echo', async (_ctx, run) => {
-  const { text } = run.payload as { text: string };
-  runs.set(text, (runs.get(text) ?? 0) + 1);
-  if (text === 'fail') throw new Error('Connection refused by test');
-  return { echoed: text };
-});
+const commandHandlers: CommandHandlers = {
+  'test/echo': async (_ctx, run) => {
+    const { text } = run.payload as { text: string };
+    runs.set(text, (runs.get(text) ?? 0) + 1);
+    if (text === 'fail') throw new Error('Connection refused by test');
+    return { echoed: text };
+  },
+};
 
 let server: TestServer;
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { commandHandlers });
 });
 after(() => server.stop());
 
@@ -79,10 +82,20 @@ test('a restart neither loses a pending command nor repeats a finished one', asy
     .execute();
 
   await server.stop();
-  server = await startTestServer();
+  server = await startTestServer({}, { commandHandlers });
   const client = (await import('../../test/support/factories.ts')).login(server, team.owner.email);
   const result = await waitForCommand(await client, team.teamUuid, crashed.commandId, crashed.token);
   assert.equal(result.state, 'ok');
   assert.equal(runs.get(`done-${team.teamId}`), 1);
   assert.ok((runs.get(`crashed-${team.teamId}`) ?? 0) >= 1);
+});
+
+test('a runner without a handler for one of the command kinds does not start', async () => {
+  const { commandHandlers: all, processingSteps } = await import('../runtime.ts');
+  const { testftpserver: _left, ...handlers } = all(processingSteps);
+  assert.throws(
+    // @ts-expect-error: the type asks for every kind too
+    () => startCommandRunner(server.running.ctx, { handlers }),
+    /no handler for command kind testftpserver/,
+  );
 });

@@ -7,18 +7,20 @@ import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { randomToken, sha256 } from '../crypto/tokens.ts';
 import { queuedSlowCommandsPerMember } from './kinds.ts';
 import * as q from './queries.ts';
-import { defineCommand } from './registry.ts';
+import type { CommandHandlers } from './registry.ts';
 
 // Issue 10 item 6: ten Tests against a host that never answers made another team's
 // downloadxmpfile wait 101 s (one global runner, two at a time, oldest first).
 
 const finished: string[] = [];
-defineCommand('test/sleep', async (_ctx, run) => {
-  const { name } = run.payload as { name: string };
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  finished.push(name);
-  return name;
-});
+const commandHandlers: CommandHandlers = {
+  'test/sleep': async (_ctx, run) => {
+    const { name } = run.payload as { name: string };
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    finished.push(name);
+    return name;
+  },
+};
 
 let server: TestServer;
 let silent: net.Server;
@@ -31,7 +33,7 @@ before(async () => {
     socket.on('error', () => {});
   });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  server = await startTestServer({ ALLOW_PRIVATE_NETWORKS: '1' });
+  server = await startTestServer({ ALLOW_PRIVATE_NETWORKS: '1' }, { commandHandlers });
 });
 after(async () => {
   // Hanging up makes the waiting Tests fail at once instead of at their timeout.

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import type { CommandKind } from './kinds.ts';
 
 export interface CommandRun {
   id: number;
@@ -10,11 +11,12 @@ export interface CommandRun {
 /** A command's work; what it returns becomes `detail` of state ok, what it throws the error text. */
 export type CommandHandler = (ctx: AppContext, run: CommandRun) => Promise<unknown>;
 
-const handlers = new Map<string, CommandHandler>();
+/** Handlers by command kind: each area exports its own, runtime.ts hands them all to the runner. */
+export type CommandHandlers = Readonly<Record<string, CommandHandler>>;
 
-export function defineCommand(kind: string, handler: CommandHandler) {
-  if (handlers.has(kind)) throw new Error(`command ${kind} defined twice`);
-  handlers.set(kind, handler);
-}
+/** Every kind's handler (tests may add kinds of their own). */
+export type AllCommandHandlers = Readonly<Record<CommandKind, CommandHandler>> & CommandHandlers;
 
-export const commandHandler = (kind: string) => handlers.get(kind);
+/** The kinds of `kinds` without a handler in `handlers`. */
+export const missingHandlers = (kinds: readonly string[], handlers: CommandHandlers) =>
+  kinds.filter((kind) => typeof handlers[kind] !== 'function');

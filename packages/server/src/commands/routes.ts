@@ -6,11 +6,17 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { tokenMatches } from '../crypto/tokens.ts';
 import { forMembers } from '../http/access.ts';
+import type { CommandKind } from './kinds.ts';
 import * as q from './queries.ts';
 import { queueCommand } from './service.ts';
 
 /** Stores a command for the runner and answers `{result, commandId, token}` (spec §7). */
-export async function startCommand(ctx: AppContext, request: FastifyRequest, kind: string, payload: unknown) {
+export async function startCommand(
+  ctx: AppContext,
+  request: FastifyRequest,
+  kind: CommandKind,
+  payload: unknown,
+) {
   const { commandId, token } = await queueCommand(ctx, request.member, kind, payload);
   return { result: 'OK' as const, commandId, token };
 }

@@ -1,8 +1,8 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { AppContext } from '../context.ts';
-import { type Lane, laneConcurrency, slowCommandKinds } from './kinds.ts';
+import { commandKinds, type Lane, laneConcurrency, slowCommandKinds } from './kinds.ts';
 import * as q from './queries.ts';
-import { commandHandler } from './registry.ts';
+import { type AllCommandHandlers, missingHandlers } from './registry.ts';
 import { unsealPayload } from './sealed-payload.ts';
 
 const leaseSeconds = 300;
@@ -12,14 +12,19 @@ const maxAttempts = 3;
  * Runs stored commands in two lanes, each fair across teams (queries.ts claimCommand): fast
  * local commands never wait behind slow network ones (kinds.ts). A finished command is never
  * run again; one whose runner died is taken again when its lease ends, at most three times.
+ * `handlers` has one for every kind in kinds.ts, or the runner does not start.
  */
 export function startCommandRunner(
   ctx: AppContext,
   {
+    handlers,
     concurrency = laneConcurrency,
     pollMs = 1000,
-  }: { concurrency?: Record<Lane, number>; pollMs?: number } = {},
+  }: { handlers: AllCommandHandlers; concurrency?: Record<Lane, number>; pollMs?: number },
 ) {
+  const missing = missingHandlers(commandKinds, handlers);
+  if (missing.length > 0)
+    throw new Error(`The command runner has no handler for command kind ${missing.join(', ')}`);
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
   const active: Record<Lane, number> = { fast: 0, slow: 0 };
@@ -32,7 +37,7 @@ export function startCommandRunner(
     if (!cmd) return false;
     // There was work: a sibling looks for more while this one runs.
     pumpLane(lane);
-    const handler = commandHandler(cmd.kind);
+    const handler = Object.hasOwn(handlers, cmd.kind) ? handlers[cmd.kind] : undefined;
     if (!handler) {
       await q.finishCommand(ctx.db, cmd.id, 'error', `Unknown command ${cmd.kind}`);
     } else if (cmd.attempts > maxAttempts) {

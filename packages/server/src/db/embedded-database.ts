@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { restrictToOwner } from '../storage/data-dir.ts';
+import { restrictToOwner } from '../data-dir.ts';
 import type { HostReply, HostRequest } from './embedded-protocol.ts';
 
 export interface EmbeddedResult {

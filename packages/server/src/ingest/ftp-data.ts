@@ -2,10 +2,10 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import type tls from 'node:tls';
 import type { Logger } from 'pino';
-import { normalizeAddress } from '../net/remote-address.ts';
 import type { IngestFileSystem } from './ftp-filesystem.ts';
 import { PassiveConnector, PassiveLimitError, type PassivePool } from './ftp-passive.ts';
 import { type FtpSrvConnection, formatListLine } from './ftp-srv-internals.ts';
+import { normalizeAddress } from './remote-address.ts';
 
 /**
  * Data connections for PASV/EPSV, STOR and LIST/NLST.

@@ -171,7 +171,7 @@ test('a passive listener nobody connects to is freed after its timeout', async (
     port: 0,
     host: '127.0.0.1',
     pasvRange: [pasvMin + 12, pasvMin + 19],
-    tls: loadOrCreateTlsMaterial({ dataDir: work }),
+    tls: await loadOrCreateTlsMaterial({ dataDir: work }),
     maxUploadBytes: 1_000_000,
     backend,
     log: pino({ level: 'silent' }),

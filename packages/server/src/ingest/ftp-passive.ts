@@ -1,7 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { normalizeAddress } from '../net/remote-address.ts';
 import { BaseConnector, type DataConnector, type FtpSrvConnection } from './ftp-srv-internals.ts';
+import { normalizeAddress } from './remote-address.ts';
 
 /**
  * The passive ports of the FTP ingest (explicit and implicit FTPS share one pool), in place of

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { decryptSecret } from '../crypto/secrets.ts';
-import { recordUpload } from '../modules/jobs/service.ts';
 import * as projectQueries from '../modules/projects/queries.ts';
+import { recordUpload } from '../pipeline/record-upload.ts';
 import type {
   ConnectionLogEntry,
   IngestAccount,

@@ -1,11 +1,11 @@
 import type net from 'node:net';
 import type { Logger } from 'pino';
 import ssh2, { type AuthContext, type Connection, type SFTPWrapper } from 'ssh2';
-import { normalizeAddress } from '../net/remote-address.ts';
 import { AddressSlots } from './address-slots.ts';
 import { cappedSession, type IngestAccount, type IngestBackend } from './backend.ts';
 import { checkIngestLogin, LoginRefusedError } from './ingest-login.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import { normalizeAddress } from './remote-address.ts';
 import { ReorderBudget } from './sftp-reorder-budget.ts';
 import { SftpRequests } from './sftp-requests.ts';
 import { loadOrCreateHostKeys } from './ssh-host-keys.ts';

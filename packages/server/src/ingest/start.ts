@@ -17,7 +17,7 @@ export async function startIngest(
   // One throttle for both protocols: guessing passwords over SFTP counts against FTP too.
   // Its counts live in the database, so split ingest processes share them.
   const loginThrottle = new LoginThrottle({ store: databaseThrottleStore(ctx.db, ctx.log) });
-  const tls = loadOrCreateTlsMaterial({
+  const tls = await loadOrCreateTlsMaterial({
     certFile: config.FTPS_CERT,
     keyFile: config.FTPS_KEY,
     dataDir: config.DATA_DIR,

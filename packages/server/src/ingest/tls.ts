@@ -56,19 +56,19 @@ function readPem(value: string): string {
  * once and kept in `dataDir/ftps-selfsigned.pem` (key and certificate in one file, written
  * atomically, so two processes starting together cannot end up with a mismatched pair).
  */
-export function loadOrCreateTlsMaterial(options: {
+export async function loadOrCreateTlsMaterial(options: {
   certFile?: string;
   keyFile?: string;
   dataDir: string;
   commonName?: string;
-}): TlsMaterial {
+}): Promise<TlsMaterial> {
   if (options.certFile || options.keyFile) {
     if (!options.certFile || !options.keyFile) throw new Error('FTPS_CERT and FTPS_KEY must be set together');
     return { cert: readPem(options.certFile), key: readPem(options.keyFile) };
   }
   const file = path.join(options.dataDir, 'ftps-selfsigned.pem');
   if (!fs.existsSync(file)) {
-    const made = createSelfSignedCertificate({
+    const made = await createSelfSignedCertificate({
       commonName: options.commonName ?? 'photorelay.local',
       altNames: ['localhost'],
     });

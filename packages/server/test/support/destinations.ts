@@ -5,12 +5,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { isTemporaryName } from '../../src/adapters/destinations/upload-helpers.ts';
 import type { IngestAccount } from '../../src/ingest/backend.ts';
 import { type FtpIngest, startFtpIngest } from '../../src/ingest/ftp-server.ts';
 import { type SftpIngest, startSftpIngest } from '../../src/ingest/sftp-server.ts';
 import { TempDirBackend } from '../../src/ingest/temp-dir-backend.test-support.ts';
 import { loadOrCreateTlsMaterial } from '../../src/ingest/tls.ts';
-import { isTemporaryName } from '../../src/transfer/upload-helpers.ts';
 
 /**
  * Destination servers for tests and benchmarks, all on 127.0.0.1:
@@ -164,7 +164,7 @@ export async function startFtpDestination(
   const backend = new DestinationBackend();
   backend.addAccount(destinationUser.username, destinationUser.password, accountId);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-dest-ftp-'));
-  const tls = loadOrCreateTlsMaterial({ dataDir: work });
+  const tls = await loadOrCreateTlsMaterial({ dataDir: work });
   const pasvRange = await freePortRange(40);
   const destination = tempDirDestination(
     'ftp',

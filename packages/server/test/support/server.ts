@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import type { CommandHandlers } from '../../src/commands/registry.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { ProcessingStep } from '../../src/pipeline/processing.ts';
 import { type Role, type Running, startPhotoRelay } from '../../src/runtime.ts';
 import { TestClient } from './client.ts';
 import { sharedDatabaseUrl, sharedDb } from './database.ts';
@@ -24,7 +26,15 @@ export interface TestServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { role?: Role; dataDir?: string; pollMs?: number } = {},
+  options: {
+    role?: Role;
+    dataDir?: string;
+    pollMs?: number;
+    /** Processing steps instead of the server's own (runtime.ts processingSteps). */
+    steps?: readonly ProcessingStep[];
+    /** Handlers of the test's own command kinds. */
+    commandHandlers?: CommandHandlers;
+  } = {},
 ): Promise<TestServer> {
   const db = await sharedDb();
   const databaseUrl = await sharedDatabaseUrl();
@@ -49,6 +59,8 @@ export async function startTestServer(
     log: pino({ level: config.LOG_LEVEL }),
     role: options.role,
     pollMs: options.pollMs,
+    steps: options.steps,
+    extraCommandHandlers: options.commandHandlers,
   });
   const url = running.url as string;
   // Links in mails use PUBLIC_URL, the overview shows the ingest ports: the real ports are only known now.

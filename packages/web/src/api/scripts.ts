@@ -1,16 +1,19 @@
 // Script calls of spec §7: GET/DELETE team/project/{id}/script and team/folder/{id}/script, and
 // the command storescriptfile (checked by the server before it is stored).
-import { okResult } from '@photorelay/contract/common';
-import { getScriptResponse, type Script } from '@photorelay/contract/scripts';
+import {
+  type Script,
+  type ScriptOwnerKind,
+  scriptRoutesOf,
+  storeScriptFile,
+} from '@photorelay/contract/scripts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiDelete, apiGet, teamPath, teamScope } from './client.ts';
+import { callRoute } from './call.ts';
+import { teamScope } from './client.ts';
 import { useCommand } from './commands.ts';
 import { handlesAllErrors } from './query-client.ts';
 
 export type { Script };
-export type ScriptOwner = { kind: 'project' | 'folder'; id: number };
-
-const ownerPath = (owner: ScriptOwner) => `${owner.kind}/${owner.id}/script`;
+export type ScriptOwner = { kind: ScriptOwnerKind; id: number };
 
 export const scriptKeys = {
   owner: (teamUuid: string, owner: ScriptOwner) =>
@@ -18,7 +21,7 @@ export const scriptKeys = {
 };
 
 export const fetchScript = (teamUuid: string, owner: ScriptOwner, signal?: AbortSignal) =>
-  apiGet(teamPath(teamUuid, ownerPath(owner)), { schema: getScriptResponse, signal });
+  callRoute(scriptRoutesOf[owner.kind].get, { teamUuid, params: { id: owner.id }, signal });
 
 export const scriptQuery = (teamUuid: string, owner: ScriptOwner) =>
   queryOptions({
@@ -31,7 +34,7 @@ export const useScript = (teamUuid: string, owner: ScriptOwner) => useQuery(scri
 export function useDeleteScript(teamUuid: string, owner: ScriptOwner) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiDelete(teamPath(teamUuid, ownerPath(owner)), {}, { schema: okResult }),
+    mutationFn: () => callRoute(scriptRoutesOf[owner.kind].remove, { teamUuid, params: { id: owner.id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: scriptKeys.owner(teamUuid, owner) }),
   });
 }
@@ -44,7 +47,7 @@ export function useStoreScriptFile(teamUuid: string, owner: ScriptOwner) {
     content: string;
     dbprojectid?: number;
     dbfolderid?: number;
-  }>(teamUuid, 'command/storescriptfile', handlesAllErrors);
+  }>(teamUuid, storeScriptFile.path.replace(/^\//, ''), handlesAllErrors);
   return {
     ...command,
     store: async (filename: string, content: string) => {

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { Agent, request } from 'undici';
-import { assertAllowedHost, OutboundAddressError } from '../../net/outbound-guard.ts';
+import { assertAllowedHost, OutboundAddressError } from '../net/outbound-guard.ts';
 
 /**
  * Fetches a calendar feed a user typed in. Every hop (the URL and each redirect target) goes

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { assertAllowedHost } from '../../net/outbound-guard.ts';
+import { assertAllowedHost } from '../net/outbound-guard.ts';
 import { fetchIcs, IcsFetchError, type IcsFetchOptions, normalizeCalendarUrl } from './fetch.ts';
 import { bigFeed, hugeFeedStream } from './fixtures/generate.ts';
 import { type IcsCalendar, IcsParseError, parseIcs } from './parse.ts';

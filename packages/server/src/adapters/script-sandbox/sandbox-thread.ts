@@ -10,20 +10,20 @@ import {
   type QuickJSRuntime,
   shouldInterruptAfterDeadline,
 } from 'quickjs-emscripten';
-import { prelude } from './prelude.ts';
+import { ScriptState } from './api.ts';
+import { type BoundContext, bindApi } from './bind.ts';
 import type {
   Catalog,
   Limits,
   RunResult,
   ScriptFailure,
   ScriptInput,
-  ScriptOutput,
   ScriptSource,
   ThreadReply,
   ThreadRequest,
 } from './protocol.ts';
 
-const catalogJson = JSON.stringify(workerData as Catalog);
+const catalog = workerData as Catalog;
 // QuickJS checks its stack against this; well below what V8 gives the wasm code (512 KB overflowed it).
 const maxStackBytes = 256 * 1024;
 const qjs = await getQuickJS();
@@ -67,7 +67,7 @@ function friendly(message: string, limits: Limits): string {
   return message;
 }
 
-/** 'line:column' of the first stack frame in the script itself (not in the API's prelude). */
+/** 'line:column' of the first stack frame in the script itself. */
 function positionIn(stack: string, scriptName: string): string {
   const at = stack.indexOf(`${scriptName}:`);
   if (at < 0) return '';
@@ -89,119 +89,105 @@ function failure(
   };
 }
 
-function callString(vm: QuickJSContext, code: string): string {
-  const handle = vm.unwrapResult(vm.evalCode(code, '<result>'));
-  try {
-    if (vm.typeof(handle) !== 'string') throw new Error('the script API was tampered with');
-    return vm.getString(handle);
-  } finally {
-    handle.dispose();
-  }
-}
-
-/** A fresh runtime and context with the API compiled but not yet called: no script ran in it. */
-interface Prepared {
+/** The thread's runtime: kept between runs (each script gets a fresh context in it). */
+interface Runtime {
   rt: QuickJSRuntime;
-  vm: QuickJSContext;
-  setup: QuickJSHandle;
   memoryBytes: number;
+  runs: number;
 }
+// A runtime is replaced after a failed run, after a run that left promise jobs behind, and every
+// so many runs, so what one script left in it (garbage, jobs) cannot reach far.
+const runsPerRuntime = 200;
+let runtime: Runtime | null = null;
+// The next context, bound while the thread waits for work, so a run only sets its data on it.
+let spare: BoundContext | null = null;
 
-function prepare(memoryBytes: number): Prepared {
-  const rt = qjs.newRuntime({ memoryLimitBytes: memoryBytes, maxStackSizeBytes: maxStackBytes });
-  const vm = rt.newContext();
-  const setup = vm.unwrapResult(vm.evalCode(prelude, '<prelude>'));
-  return { rt, vm, setup, memoryBytes };
-}
-
-function release(p: Prepared) {
-  p.setup.dispose();
-  p.vm.dispose();
-  p.rt.dispose();
-}
-
-// Compiling the API costs more than most scripts (bench/README.md): the next context is made
-// while the thread waits for work, so a run only calls into it.
-let spare: Prepared | null = null;
-let lastMemoryBytes = 32 * 1024 * 1024;
-
-function take(limits: Limits, deadline: number): Prepared {
-  let p = spare;
+function dropRuntime() {
+  spare?.dispose();
   spare = null;
-  if (p && p.memoryBytes !== limits.memoryBytes) {
-    release(p);
-    p = null;
-  }
-  p ??= prepare(limits.memoryBytes);
-  lastMemoryBytes = limits.memoryBytes;
-  p.rt.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
-  return p;
+  runtime?.rt.dispose();
+  runtime = null;
+}
+
+function currentRuntime(memoryBytes: number): Runtime {
+  if (runtime && (runtime.memoryBytes !== memoryBytes || runtime.runs >= runsPerRuntime)) dropRuntime();
+  runtime ??= {
+    rt: qjs.newRuntime({ memoryLimitBytes: memoryBytes, maxStackSizeBytes: maxStackBytes }),
+    memoryBytes,
+    runs: 0,
+  };
+  return runtime;
+}
+
+// Scripts have no binary data and no use for proxies: a context without these is cheaper to make.
+// (Without Promise, an async function crashed QuickJS; with it, a run that leaves jobs behind
+// ends its runtime, see runOnce.)
+const intrinsics = {
+  BaseObjects: true,
+  Date: true,
+  Eval: true,
+  StringNormalize: true,
+  RegExp: true,
+  JSON: true,
+  MapSet: true,
+  Promise: true,
+} as const;
+
+const newContext = (r: Runtime) => bindApi(r.rt.newContext({ intrinsics }));
+
+function freshContext(r: Runtime): BoundContext {
+  const ready = spare;
+  spare = null;
+  return ready ?? newContext(r);
 }
 
 /** One script in a fresh context, on the state the previous one left. */
-function runOne(
-  p: Prepared,
-  script: ScriptSource,
-  input: ScriptInput,
-  limits: Limits,
-): { output: ScriptOutput } | { error: ScriptFailure } {
-  const { vm, setup } = p;
-  const args = [vm.newString(JSON.stringify(input)), vm.newString(catalogJson)];
-  const called = vm.callFunction(setup, vm.undefined, ...args);
-  for (const h of args) h.dispose();
-  vm.unwrapResult(called).dispose();
-
-  const result = vm.evalCode(script.source, script.name, { type: 'global', strict: false });
-  if (result.error) {
-    const rejected = callString(vm, 'String(__photorelayRejected())') === 'true';
-    if (!rejected) {
-      const error = failure(vm, result.error, script, limits);
-      result.error.dispose();
-      return { error };
+function runOne(r: Runtime, script: ScriptSource, state: ScriptState, limits: Limits): ScriptFailure | null {
+  const bound = freshContext(r);
+  try {
+    bound.start(state);
+    const result = bound.vm.evalCode(script.source, script.name, { type: 'global', strict: false });
+    if (!result.error) {
+      result.value.dispose();
+      return null;
     }
+    const error = state.rejected === null ? failure(bound.vm, result.error, script, limits) : null;
     result.error.dispose();
-  } else result.value.dispose();
-  const text = callString(vm, '__photorelayResult()');
-  if (text.length > 4 * 1024 * 1024) return { error: { position: script.name, message: 'result too large' } };
-  return { output: JSON.parse(text) as ScriptOutput };
+    return error;
+  } finally {
+    bound.dispose();
+  }
+}
+
+function runOnce(scripts: ScriptSource[], input: ScriptInput, limits: Limits): RunResult {
+  const r = currentRuntime(limits.memoryBytes);
+  r.runs++;
+  r.rt.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + limits.timeMs));
+  const state = new ScriptState(input, catalog);
+  let result: RunResult;
+  try {
+    let error: ScriptFailure | null = null;
+    for (const script of scripts) {
+      error = runOne(r, script, state, limits);
+      if (error || state.rejected !== null) break;
+    }
+    result = error ? { ok: false, error } : { ok: true, output: state.output() };
+  } catch (error) {
+    // A limit hit inside the API still names the script's limits.
+    result = { ok: false, error: { position: '', message: friendly((error as Error).message, limits) } };
+  }
+  if (!result.ok || r.rt.hasPendingJob()) dropRuntime();
+  return result;
 }
 
 function run(scripts: ScriptSource[], input: ScriptInput, limits: Limits): RunResult {
-  const deadline = Date.now() + limits.timeMs;
-  try {
-    let state = input;
-    let output: ScriptOutput = {
-      file: { name: input.file.name },
-      meta: input.meta,
-      metaChanged: false,
-      skipped: [],
-      rejected: null,
-      log: [],
-    };
-    for (const script of scripts) {
-      const p = take(limits, deadline);
-      let one: ReturnType<typeof runOne>;
-      try {
-        one = runOne(p, script, state, limits);
-      } finally {
-        release(p);
-      }
-      if ('error' in one) return { ok: false, error: one.error };
-      const next = one.output;
-      output = {
-        ...next,
-        metaChanged: output.metaChanged || next.metaChanged,
-        skipped: [...new Set([...output.skipped, ...next.skipped])],
-        log: [...output.log, ...next.log].slice(0, 500),
-      };
-      if (output.rejected !== null) break;
-      state = { ...state, file: { ...state.file, name: next.file.name }, meta: next.meta };
-    }
-    return { ok: true, output };
-  } catch (error) {
-    // A limit hit inside the API or while reading the result still names the script's limits.
-    return { ok: false, error: { position: '', message: friendly((error as Error).message, limits) } };
-  }
+  const reused = runtime !== null && runtime.runs > 0;
+  const result = runOnce(scripts, input, limits);
+  // What earlier scripts left in the runtime counts against its memory limit until collected:
+  // a run that hit the limit in a used runtime is repeated once in a new one.
+  if (!result.ok && reused && result.error.message === friendly('out of memory', limits))
+    return runOnce(scripts, input, limits);
+  return result;
 }
 
 // Checked sources by content: a project's script is checked when stored and again on every run.
@@ -236,7 +222,9 @@ parentPort?.on('message', (request: ThreadRequest) => {
   else reply = { id: request.id, kind: 'check', error: check(request.script, request.limits) };
   parentPort?.postMessage(reply);
   setImmediate(() => {
-    spare ??= prepare(lastMemoryBytes);
+    if (!runtime || spare) return;
+    runtime.rt.removeInterruptHandler();
+    spare = newContext(runtime);
   });
 });
 // The first run compiles most of QuickJS's wasm; done here, it does not count against a script.

@@ -151,6 +151,61 @@ describe('script sandbox', () => {
     await stillWorks();
   });
 
+  test('nothing of one upload reaches the next: globals, prototypes, the API itself', async () => {
+    const first = await run(
+      "globalThis.leak = 1; Object.prototype.seen = 1; String.prototype.toUpperCase = () => 'x'; meta.set('caption', 'one')",
+    );
+    assert.equal(first.ok, true);
+    const next = await run(
+      "log(typeof leak, typeof ({}).seen, 'a'.toUpperCase(), typeof Proxy, meta.get('caption'))",
+    );
+    assert.equal(next.ok && next.output.log[0], 'undefined undefined A undefined Caption');
+    // Promise jobs never run (there is nothing to wait for); leaving some behind harms no later run.
+    const pending = await run(
+      "async function f() { await null; meta.set('caption', 'late') } f(); Promise.resolve(1).then(() => log('never'))",
+    );
+    assert.equal(pending.ok && pending.output.log.length, 0);
+    await stillWorks();
+  });
+
+  test('a script near the memory limit runs after one that used much memory', async () => {
+    const big =
+      "let a = []; for (let i = 0; i < 1500; i++) a.push('y'.repeat(10000) + i); meta.set('caption', 'big')";
+    for (let i = 0; i < 3; i++) {
+      const result = await run(big);
+      assert.equal(result.ok, true, JSON.stringify(result));
+    }
+  });
+
+  test('hostile arguments to the API: throwing getters and toString, recursion through the host', async () => {
+    await expectError(
+      "const a = ['a']; a[1] = { toString() { throw new Error('inner') } }; meta.set('keywords', a)",
+      /inner/,
+    );
+    await expectError(
+      "const a = ['x']; Object.defineProperty(a, 0, { get() { throw new Error('getter') } }); meta.set('keywords', a)",
+      /getter/,
+    );
+    await expectError(
+      "const a = ['x']; Object.defineProperty(a, 0, { get() { for (;;) {} } }); meta.set('keywords', a)",
+      /time limit/,
+    );
+    await expectError(
+      "const o = { toString() { meta.set('caption', o); return 'x' } }; meta.set('caption', o)",
+      /stack overflow|time limit/,
+    );
+    await expectError("meta.set('keywords', new Array(1000).fill('x'))", /more than 256 items/);
+    const replaced = await run(
+      "globalThis.String = () => 5; meta.set('caption', { a: 1 }); file.name = { toString: () => 'b.jpg' }",
+    );
+    assert.equal(
+      replaced.ok && replaced.output.meta.find((m) => m.p === 'description')?.v,
+      '[object Object]',
+    );
+    assert.equal(replaced.ok && replaced.output.file.name, 'b.jpg');
+    await stillWorks();
+  });
+
   test('file.name refuses paths', async () => {
     await expectError("file.name = '../etc/passwd'", /not a valid file name/);
     await expectError("file.name = ''", /not a valid file name/);

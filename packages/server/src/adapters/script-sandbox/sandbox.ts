@@ -65,7 +65,6 @@ export function createScriptSandbox(limits: Limits): ScriptSandbox {
     const thread = threadSource
       ? new Worker(threadSource, { eval: true, workerData: catalogData })
       : new Worker(threadUrl, { workerData: catalogData });
-    thread.unref();
     worker = thread;
     ready = new Promise<void>((resolve, reject) => {
       const onMessage = (message: unknown) => {
@@ -85,6 +84,9 @@ export function createScriptSandbox(limits: Limits): ScriptSandbox {
       });
       thread.on('exit', () => stopThread(thread, new Error('the script sandbox stopped')));
     });
+    // Held only while it has work (see pump); the listeners above ref it, and a thread unref'd
+    // before them kept the process from exiting (the int tests hung at the end).
+    thread.ref();
     return ready;
   }
 
@@ -105,7 +107,9 @@ export function createScriptSandbox(limits: Limits): ScriptSandbox {
   function pump() {
     if (current || closed) return;
     const pending = queue.shift();
-    if (!pending) return;
+    // An idle sandbox does not keep the process alive; one with work does, until it answers.
+    if (!pending) return worker?.unref();
+    worker?.ref();
     void (async () => {
       try {
         if (!worker || !ready) await start();

@@ -1,8 +1,8 @@
 import { AppError } from '@photorelay/contract/errors';
+import { asLanguage } from '../../adapters/mail/templates.ts';
 import type { AppContext } from '../../context.ts';
 import { hashPassword } from '../../crypto/tokens.ts';
 import type { Db } from '../../db/kysely.ts';
-import { asLanguage } from '../../mail/templates.ts';
 import * as teamQueries from '../teams/queries.ts';
 import * as q from './queries.ts';
 import { consumeToken, type RegisterInput, type SessionUser } from './service.ts';

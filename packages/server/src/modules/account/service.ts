@@ -1,6 +1,7 @@
 import { normalizeEmail } from '@photorelay/contract/account';
 import { AppError } from '@photorelay/contract/errors';
 import { limits } from '@photorelay/contract/limits';
+import { accountMail, asLanguage, type Language } from '../../adapters/mail/templates.ts';
 import type { AppContext } from '../../context.ts';
 import {
   hashPassword,
@@ -12,7 +13,6 @@ import {
 } from '../../crypto/tokens.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { TokenKind } from '../../db/schema.ts';
-import { accountMail, asLanguage, type Language } from '../../mail/templates.ts';
 import * as teams from '../teams/service.ts';
 import { registerInvited } from './invitations.ts';
 import * as q from './queries.ts';

@@ -1,8 +1,8 @@
 import { AppError } from '@photorelay/contract/errors';
 import { limits } from '@photorelay/contract/limits';
+import { asLanguage, calendarMail } from '../../adapters/mail/templates.ts';
 import type { AppContext } from '../../context.ts';
 import { randomToken, sha256, tokenMatches } from '../../crypto/tokens.ts';
-import { asLanguage, calendarMail } from '../../mail/templates.ts';
 import { requireTeamAdmin } from '../folders/permissions.ts';
 import * as teamQueries from '../teams/queries.ts';
 import { type Member, requireMember } from '../teams/service.ts';

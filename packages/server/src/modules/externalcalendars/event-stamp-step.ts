@@ -6,7 +6,7 @@ import type { EventStampDetail } from '@photorelay/contract/externalcalendars';
 import { isJpeg, readJpegMetadata } from '@photorelay/xmp/index';
 import { pictureFacts } from '@photorelay/xmp/variables';
 import type { AppContext } from '../../context.ts';
-import { addProcessingStep, type ProcessedFile } from '../../transfer/processing.ts';
+import type { ProcessedFile, ProcessingStep, UploadToProcess } from '../../pipeline/processing.ts';
 import * as entries from '../calendar/entry-queries.ts';
 import { entryTemplateValues } from '../calendar/xmp.ts';
 import { loadStampOptions, loadTemplate, readFirstBytes, stampBlob } from '../metadata/stamping.ts';
@@ -27,7 +27,13 @@ const withDetail = (current: ProcessedFile, eventStamp: EventStampDetail): Proce
   detail: { eventStamp },
 });
 
-addProcessingStep('eventStamp', async (ctx, upload, current) => {
+export const eventStampStep: ProcessingStep = { name: 'eventStamp', run: stampEvent };
+
+async function stampEvent(
+  ctx: AppContext,
+  upload: UploadToProcess,
+  current: ProcessedFile,
+): Promise<ProcessedFile | null> {
   if (!(await q.getEventStamping(ctx.db, upload.teamId, upload.projectId))) return null;
   if (!isJpeg(await readFirstBytes(ctx, current.blobKey, 3))) return null;
   const picture = await readPicture(ctx, current.blobKey);
@@ -69,4 +75,4 @@ addProcessingStep('eventStamp', async (ctx, upload, current) => {
     sha256: stamped.sha256,
     detail: { eventStamp: detail },
   };
-});
+}

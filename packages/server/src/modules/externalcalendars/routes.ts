@@ -1,23 +1,10 @@
 import * as c from '@photorelay/contract/externalcalendars';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { defineCommand } from '../../commands/registry.ts';
 import { startCommand } from '../../commands/routes.ts';
 import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
-import { memberForCommand } from '../teams/service.ts';
 import * as eventStamp from './event-stamp-service.ts';
 import * as calendars from './service.ts';
-
-// Both commands fetch a feed over the network (up to the fetch deadline): they run in the worker.
-defineCommand('createexternalcalendar', async (ctx, run) => {
-  const input = c.createExternalCalendarBody.parse(run.payload);
-  return calendars.createExternalCalendar(ctx, await memberForCommand(ctx.db, run), input.calendarUrl);
-});
-
-defineCommand('updateexternalcalendar', async (ctx, run) => {
-  const input = c.updateExternalCalendarBody.parse(run.payload);
-  return calendars.updateExternalCalendar(ctx, await memberForCommand(ctx.db, run), input.calendarRefName);
-});
 
 /** Spec §7 "Calendar": external calendars; the routes are declared in the contract. */
 export function externalCalendarRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -1,16 +1,9 @@
 import * as c from '@photorelay/contract/ftpservers';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { defineCommand } from '../../commands/registry.ts';
 import { startCommand } from '../../commands/routes.ts';
 import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
-import { memberForCommand } from '../teams/service.ts';
 import * as servers from './service.ts';
-
-defineCommand('testftpserver', async (ctx, run) => {
-  const input = c.testFtpServerBody.parse(run.payload);
-  return servers.testFtpServer(ctx, await memberForCommand(ctx.db, run), input);
-});
 
 /** Spec §7 "FTP servers"; the routes are declared in the contract. */
 export function ftpServerRoutes(ctx: AppContext): FastifyPluginAsyncZod {

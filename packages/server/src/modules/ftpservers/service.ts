@@ -1,10 +1,10 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { FtpServerBody } from '@photorelay/contract/ftpservers';
 import type { Selectable } from 'kysely';
+import { testDestination } from '../../adapters/destinations/test-connection.ts';
 import type { AppContext } from '../../context.ts';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
 import type { FtpServersTable } from '../../db/schema.ts';
-import { testDestination } from '../../transfer/test-connection.ts';
 import { type Access, loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as folderQueries from '../folders/queries.ts';
 import { requireFreeName } from '../folders/unique-names.ts';

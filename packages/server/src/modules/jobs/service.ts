@@ -1,25 +1,11 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { Job } from '@photorelay/contract/jobs';
 import type { Db } from '../../db/kysely.ts';
+import * as queue from '../../pipeline/queue.ts';
 import { loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as projectQueries from '../projects/queries.ts';
 import type { Member } from '../teams/service.ts';
 import * as protocol from './protocol-queries.ts';
-import * as q from './queries.ts';
-
-/**
- * Records an upload with its counters and one job per enabled destination in one statement, so
- * an acknowledged file always has its jobs. A re-sent file (same name and content within a day)
- * gets 'duplicate' jobs that are never sent. Undefined when the project no longer exists.
- */
-export async function recordUpload(
-  db: Db,
-  upload: q.NewUpload,
-): Promise<{ uploadId: number; duplicateOf: number | null; jobs: number } | undefined> {
-  const chain = upload.chain.includes(upload.projectId) ? upload.chain : [...upload.chain, upload.projectId];
-  const row = await q.insertUploadWithJobs(db, { ...upload, chain });
-  return row && { uploadId: row.id, duplicateOf: row.duplicate_of, jobs: row.jobs };
-}
 
 async function requireReadableProject(db: Db, member: Member, projectId: number) {
   const project = await projectQueries.findProject(db, member.teamId, projectId);
@@ -97,7 +83,7 @@ export async function retryJob(db: Db, member: Member, jobId: number, wake: () =
   const project = await projectQueries.findProject(db, member.teamId, job.project_id);
   if (!project) throw new AppError('NotFound');
   requirePermission(await loadAccess(db, member), project.folder_id, 'write');
-  const result = await q.retryNow(db, member.teamId, jobId);
+  const result = await queue.retryNow(db, member.teamId, jobId);
   if (Number(result.numUpdatedRows) === 0)
     throw new AppError('Conflict', 'Only failed or waiting jobs can be retried');
   wake();

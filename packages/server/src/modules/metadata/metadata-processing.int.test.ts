@@ -11,7 +11,8 @@ import type { TestClient } from '../../../test/support/client.ts';
 import { runCommand } from '../../../test/support/commands.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { startPipelineWorker } from '../../transfer/worker.ts';
+import { startPipelineWorker } from '../../pipeline/worker.ts';
+import { processingSteps } from '../../runtime.ts';
 import {
   createProject,
   dataUrl,
@@ -208,9 +209,15 @@ describe('processimage', () => {
     const files = rows
       .flatMap((r) => [r.source_blob_key, r.result_blob_key])
       .filter((k): k is string => k !== null)
-      .map((k) => ctx.blobs.localPath(k));
+      // Where the local blob store keeps them.
+      .map((k) => path.join(ctx.config.DATA_DIR, 'files', k));
     assert.ok(files.length >= 1 && files.every((f) => fs.existsSync(f)), 'the stamped result is on disk');
-    const worker = startPipelineWorker(ctx, { concurrency: 1, leaseSeconds: 30, retentionDays: 30 });
+    const worker = startPipelineWorker(ctx, {
+      steps: processingSteps,
+      concurrency: 1,
+      leaseSeconds: 30,
+      retentionDays: 30,
+    });
     await worker.purgeExpired();
     await worker.stop();
     const left = await ctx.db

@@ -2,11 +2,9 @@ import { idParam, okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/metadata';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { defineCommand } from '../../commands/registry.ts';
 import { commandResponse, startCommand } from '../../commands/routes.ts';
 import type { AppContext } from '../../context.ts';
 import { forMembers, forNode } from '../../http/access.ts';
-import { memberForCommand } from '../teams/service.ts';
 import * as metadata from './service.ts';
 import * as testImage from './test-image.ts';
 
@@ -36,25 +34,6 @@ function addressedValue(params: z.output<ValueAddress['params']>) {
   if ('lang' in params) return { propertytypeids: params.ids, lang: params.lang };
   return { propertytypeids: params.ids };
 }
-
-defineCommand('storexmpfile', async (ctx, run) =>
-  metadata.storeXmpFile(ctx, await memberForCommand(ctx.db, run), c.storeXmpFileBody.parse(run.payload)),
-);
-defineCommand('downloadxmpfile', async (ctx, run) =>
-  metadata.downloadXmpFile(
-    ctx,
-    await memberForCommand(ctx.db, run),
-    c.downloadXmpFileBody.parse(run.payload).dbprojectid,
-  ),
-);
-defineCommand('processimage', async (ctx, run) =>
-  testImage.processTestImage(
-    ctx,
-    await memberForCommand(ctx.db, run),
-    run.id,
-    testImage.processImagePayload.parse(run.payload),
-  ),
-);
 
 /** Spec §7 "Image processing and metadata". */
 export function metadataRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -1,6 +1,5 @@
 // The metadata writer as the server uses it: a project's template from the database, the
 // team's stamping options from its config files, and a blob stamped into a new blob, streamed.
-import fs from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { isMetadataError, type StampOptions, stampJpeg, type Template } from '@photorelay/xmp/index';
 import { z } from 'zod';
@@ -109,7 +108,12 @@ export async function stampBlob(
   const input = ctx.blobs.read(sourceKey);
   const output = new PassThrough({ highWaterMark: chunkBytes });
   const writing = ctx.blobs.write(output, maxBytes === undefined ? undefined : { maxBytes });
-  const [stamped, written] = await Promise.allSettled([stampJpeg(input, output, template, options), writing]);
+  const [stamped, written] = await Promise.allSettled([
+    // The engine's work runs on a stamp thread within STAMP_TIME_LIMIT_MS: a file over it is
+    // delivered unstamped or held like any file that cannot be stamped (issue 15).
+    stampJpeg(input, output, template, { timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS, ...options }),
+    writing,
+  ]);
   if (stamped.status === 'rejected') {
     if (written.status === 'fulfilled') await ctx.blobs.remove(written.value.key);
     // A failed write (disk, size limit) makes the writer fail too; the write's reason is the real one.
@@ -131,12 +135,7 @@ export async function stampBlob(
 
 /** The first bytes of a blob (to tell a JPEG), without reading the rest. */
 export async function readFirstBytes(ctx: AppContext, key: string, count: number): Promise<Buffer> {
-  const handle = await fs.promises.open(ctx.blobs.localPath(key), 'r');
-  try {
-    const buffer = Buffer.alloc(count);
-    const { bytesRead } = await handle.read(buffer, 0, count, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.blobs.read(key, { start: 0, end: count - 1 })) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).subarray(0, count);
 }

@@ -13,7 +13,7 @@ import { isMetadataError, readJpegMetadata, type TemplateValue } from '@photorel
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { randomToken, sha256, tokenMatches } from '../../crypto/tokens.ts';
-import { ProcessingStopped, processUpload } from '../../transfer/processing.ts';
+import { type ProcessingStep, ProcessingStopped, processUpload } from '../../pipeline/processing.ts';
 import type { ScriptReport } from '../scripts/processing-step.ts';
 import { requireStorageRoom } from '../teams/quota.ts';
 import type { Member } from '../teams/service.ts';
@@ -125,6 +125,7 @@ function metadataOutcome(detail: Record<string, unknown>) {
  */
 export async function processTestImage(
   ctx: AppContext,
+  steps: readonly ProcessingStep[],
   member: Member,
   commandId: number,
   payload: ProcessImagePayload,
@@ -141,7 +142,7 @@ export async function processTestImage(
     const project = await requireProject(ctx, member, payload.dbprojectid, 'read');
     // Read first: a file that is no usable JPEG answers with the position of the problem.
     const before = await readJpegMetadata(ctx.blobs.read(sourceKey));
-    const processed = await processUpload(ctx, {
+    const processed = await processUpload(ctx, steps, {
       id: 0,
       teamId: member.teamId,
       projectId: project.id,

@@ -111,4 +111,25 @@ describe('docs/scripts.md examples on the sample pictures', () => {
     assert.deepEqual(value('cityName'), ['CITY (CORE) (REF2025.1)']);
     assert.deepEqual(value('headline'), ['The Headline (ref2025.1)'], 'other values stay');
   });
+
+  test('exif.get reads the GPS position and time of the sample pictures', async () => {
+    const source =
+      "log([exif.get('GPSLatitude'), exif.get('GPSLongitude'), exif.get('GPSAltitude'), exif.get('GPSTimeStamp'), exif.get('GPSDateStamp'), typeof exif.get('GPSLatitude')].join(' '))";
+    const logOf = async (image: string) => {
+      const read = await readJpegMetadata(readImage(image));
+      const result = await sandbox.run(
+        [{ name: 'gps.script', source }],
+        scriptInput(read, 'a.jpg', 1, project),
+      );
+      assert.ok(result.ok, JSON.stringify(result));
+      return result.output.log[0];
+    };
+    // exiftool -n: 54.9896666666667 -1.91416666666667, 14:58:24; 36.4483333333333 -116.855 -14.28 09:54:28 2008:05:08
+    assert.equal(await logOf('exiftool-GPS.jpg'), '54.9896667 -1.9141667  14:58:24  number');
+    assert.equal(
+      await logOf('exiv2-FurnaceCreekInn.jpg'),
+      '36.4483333 -116.855 -14.28 09:54:28 2008:05:08 number',
+    );
+    assert.equal(await logOf('exiftool-IPTC.jpg'), '     undefined');
+  });
 });

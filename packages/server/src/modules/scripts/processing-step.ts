@@ -13,20 +13,17 @@ import {
 } from '@photorelay/xmp/index';
 import { pictureFacts } from '@photorelay/xmp/variables';
 import { z } from 'zod';
+import { validFileName } from '../../adapters/script-sandbox/api.ts';
 import { type ScriptInput, type ScriptOutput, scriptSandbox } from '../../adapters/script-sandbox/sandbox.ts';
 import type { AppContext } from '../../context.ts';
 import {
-  addProcessingStep,
   type ProcessedFile,
+  type ProcessingStep,
   ProcessingStopped,
   type UploadToProcess,
-} from '../../transfer/processing.ts';
+} from '../../pipeline/processing.ts';
 import { readFirstBytes, stampBlob } from '../metadata/stamping.ts';
 import * as q from './queries.ts';
-
-/** No path, no control characters: the name is used as is on the destination. */
-const validFileName = (n: string) =>
-  n !== '.' && n !== '..' && ![...n].some((ch) => ch === '/' || ch === '\\' || ch.charCodeAt(0) < 32);
 
 const metaValueOut = z.object({
   p: z
@@ -76,6 +73,11 @@ function exifTags(read: JpegMetadataResult | undefined): Record<string, string |
     BodySerialNumber: facts.serial,
     LensModel: facts.lens,
     ISO: facts.iso,
+    GPSLatitude: exif.gpsLatitude,
+    GPSLongitude: exif.gpsLongitude,
+    GPSAltitude: exif.gpsAltitude,
+    GPSTimeStamp: exif.gpsTimeStamp,
+    GPSDateStamp: exif.gpsDateStamp,
   };
   return Object.fromEntries(
     Object.entries(tags).filter((e): e is [string, string | number] => e[1] !== undefined),
@@ -216,4 +218,5 @@ export async function runScripts(
   };
 }
 
-addProcessingStep('script', runScripts);
+/** The scripts' step of upload processing (runtime.ts lists it after the metadata step). */
+export const scriptStep: ProcessingStep = { name: 'script', run: runScripts };

@@ -1,46 +1,25 @@
-import { okResult } from '@photorelay/contract/common';
 import * as c from '@photorelay/contract/scripts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { defineCommand } from '../../commands/registry.ts';
-import { commandResponse, startCommand } from '../../commands/routes.ts';
+import { startCommand } from '../../commands/routes.ts';
 import type { AppContext } from '../../context.ts';
-import { forMembers, forNode } from '../../http/access.ts';
-import { memberForCommand } from '../teams/service.ts';
+import { handle } from '../../http/route.ts';
 import * as scripts from './service.ts';
-
-defineCommand('storescriptfile', async (ctx, run) =>
-  scripts.storeScriptFile(ctx, await memberForCommand(ctx.db, run), c.storeScriptFileBody.parse(run.payload)),
-);
 
 /** Spec §7: GET/DELETE team/project/{id}/script and team/folder/{id}/script; command storescriptfile. */
 export function scriptRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     for (const kind of ['project', 'folder'] as const) {
-      app.get(
-        `/${kind}/:id/script`,
-        {
-          config: forNode('read', { kind, param: 'id' }),
-          schema: { params: c.scriptParams, response: { 200: c.getScriptResponse } },
-        },
-        async (request) => scripts.getScript(ctx, request.member, { kind, id: request.params.id }),
+      const routes = c.scriptRoutesOf[kind];
+      handle(app, routes.get, async (request) =>
+        scripts.getScript(ctx, request.member, { kind, id: request.params.id }),
       );
-      app.delete(
-        `/${kind}/:id/script`,
-        {
-          config: forNode('write', { kind, param: 'id' }),
-          schema: { params: c.scriptParams, response: { 200: okResult } },
-        },
-        async (request) => {
-          await scripts.deleteScript(ctx, request.member, { kind, id: request.params.id });
-          return { result: 'OK' as const };
-        },
-      );
+      handle(app, routes.remove, async (request) => {
+        await scripts.deleteScript(ctx, request.member, { kind, id: request.params.id });
+        return { result: 'OK' as const };
+      });
     }
-    // The owner is a project or a folder: the service checks the right on whichever it is.
-    app.post(
-      '/command/storescriptfile',
-      { config: forMembers, schema: { body: c.storeScriptFileBody, response: commandResponse } },
-      async (request) => startCommand(ctx, request, 'storescriptfile', request.body),
+    handle(app, c.storeScriptFile, async (request) =>
+      startCommand(ctx, request, 'storescriptfile', request.body),
     );
   };
 }

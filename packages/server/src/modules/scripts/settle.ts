@@ -1,8 +1,8 @@
 // What processing decided, written for the upload and its jobs: processed (with the scripts'
 // name, skips and reject), or stopped by a script error (its jobs fail at once).
 import type { Db } from '../../db/kysely.ts';
-import { type ProcessedFile, ProcessingStopped } from '../../transfer/processing.ts';
-import * as jobs from '../jobs/queries.ts';
+import { type ProcessedFile, ProcessingStopped } from '../../pipeline/processing.ts';
+import * as jobs from '../../pipeline/queue.ts';
 import * as q from './queries.ts';
 
 export async function settleUpload(db: Db, uploadId: number, result: ProcessedFile | ProcessingStopped) {

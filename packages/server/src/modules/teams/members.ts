@@ -1,7 +1,7 @@
 import { AppError } from '@photorelay/contract/errors';
+import { asLanguage, teamMail } from '../../adapters/mail/templates.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
-import { asLanguage, teamMail } from '../../mail/templates.ts';
 import * as accountQueries from '../account/queries.ts';
 import { issueToken } from '../account/service.ts';
 import { requireTeamAdmin } from '../folders/permissions.ts';

@@ -3,7 +3,8 @@ import { after, before, test } from 'node:test';
 import { runCommand } from '../../../test/support/commands.ts';
 import { makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { startPipelineWorker } from '../../transfer/worker.ts';
+import { startPipelineWorker } from '../../pipeline/worker.ts';
+import { processingSteps } from '../../runtime.ts';
 import { createProject, dataUrl, readImage } from '../metadata/metadata.test-support.ts';
 import { teamStorageUsed } from './quota.ts';
 
@@ -109,6 +110,7 @@ test('expired test results are purged on a timer, without a next upload, and fre
 
   // A worker whose timer runs often (the real one: every minute).
   const worker = startPipelineWorker(ctx, {
+    steps: processingSteps,
     concurrency: 1,
     leaseSeconds: 30,
     retentionDays: 30,

@@ -1,0 +1,58 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * One connection to a destination server (an agency's FTP, FTPS or SFTP server), logged in.
+ * Uploads go to a temporary name in the target folder and are renamed when complete, so
+ * receivers that watch the folder never pick up half a file. Implementations: ftp-client.ts
+ * (FTP/FTPS, basic-ftp), sftp-client.ts (ssh2-sftp-client). Connections are reused through
+ * pool.ts; a client that failed once should be closed, not reused. connect.ts makes one.
+ */
+
+/** A failure with the destination server's own text (shown to users as is). */
+export class DestinationError extends Error {}
+
+export interface UploadOptions {
+  /** Names the temporary file (see temporaryName); the pipeline passes the job. */
+  tempTag?: string;
+  onProgress?: (bytes: number) => void;
+}
+
+export type DestinationProtocol = 'ftp' | 'ftps' | 'sftp';
+
+export interface DestinationSettings {
+  protocol: DestinationProtocol;
+  host: string;
+  /** Default 21 for FTP/FTPS, 22 for SFTP. */
+  port?: number;
+  username: string;
+  password: string;
+  /** ALLOW_PRIVATE_NETWORKS: false = loopback and private addresses are refused. */
+  allowPrivateNetworks: boolean;
+  /** Connect/login and inactivity timeout. Default 30 s. */
+  timeoutMs?: number;
+}
+
+export interface UploadResult {
+  bytes: number;
+  ms: number;
+}
+
+export interface DestinationClient {
+  /**
+   * Uploads `source` (a local file path or a stream) to `remoteDir/fileName`: creates
+   * `remoteDir` when missing (with parents), writes `.fileName.<tag>.part`, renames it to
+   * `fileName` (replacing an existing file). `remoteDir` '' = the login folder; relative
+   * paths start there, absolute ones at the server's root.
+   */
+  upload(
+    source: string | Readable,
+    remoteDir: string,
+    fileName: string,
+    options?: UploadOptions,
+  ): Promise<UploadResult>;
+  /** Enters `path` ('' = login folder) and lists it; returns a short summary like '3 entries'. Creates nothing. */
+  test(path: string): Promise<string>;
+  /** True once the connection is gone (closed, or failed): the pool drops it. */
+  readonly closed: boolean;
+  close(): Promise<void>;
+}

@@ -1,0 +1,153 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Client as SshClient } from 'ssh2';
+import SftpClient from 'ssh2-sftp-client';
+import {
+  type DestinationClient,
+  DestinationError,
+  type DestinationSettings,
+  type UploadOptions,
+  type UploadResult,
+} from './destination.ts';
+import { checkFileName, countingSource, normalizeRemoteDir, temporaryName } from './upload-helpers.ts';
+
+/**
+ * SFTP destinations through ssh2-sftp-client. Host keys are accepted without checking: the
+ * product has no place to store or confirm an agency's key (a known limitation, like
+ * unverified FTPS certificates). Local files go with fastPut (many writes in flight, fast over
+ * long distances); streams with put (one write at a time).
+ */
+
+export async function connectSftp(
+  settings: DestinationSettings,
+  address: string,
+): Promise<DestinationClient> {
+  let closed = false;
+  // Our own callbacks: the library's defaults print to the console on every close.
+  const sftp = new SftpClient('destination', {
+    error: () => {
+      closed = true;
+    },
+    end: () => {
+      closed = true;
+    },
+    close: () => {
+      closed = true;
+    },
+  });
+  // Servers that only offer keyboard-interactive get the password as the answer to every prompt.
+  const ssh = (sftp as unknown as { client: SshClient }).client;
+  ssh.on('keyboard-interactive', (_name, _instructions, _lang, prompts, finish) => {
+    finish(prompts.map(() => settings.password));
+  });
+  try {
+    await sftp.connect({
+      host: address,
+      port: settings.port ?? 22,
+      username: settings.username,
+      password: settings.password,
+      tryKeyboard: true,
+      readyTimeout: settings.timeoutMs ?? 30_000,
+      hostVerifier: () => true,
+    });
+  } catch (err) {
+    await sftp.end().catch(() => {});
+    throw asDestinationError(err);
+  }
+  return new SftpDestination(sftp, () => closed);
+}
+
+function asDestinationError(err: unknown): Error {
+  if (err instanceof DestinationError) return err;
+  // ssh2-sftp-client prefixes its call chain ('connect: getConnection: ...'); the last part is the server's or ssh's text.
+  const message = err instanceof Error ? err.message : String(err);
+  return new DestinationError(message.replace(/^(?:[\w.]+: )+/, '') || message);
+}
+
+class SftpDestination implements DestinationClient {
+  private ended = false;
+
+  constructor(
+    private readonly sftp: SftpClient,
+    private readonly isClosed: () => boolean,
+  ) {}
+
+  get closed(): boolean {
+    return this.ended || this.isClosed();
+  }
+
+  async upload(
+    source: string | Readable,
+    remoteDir: string,
+    fileName: string,
+    { tempTag, onProgress }: UploadOptions = {},
+  ): Promise<UploadResult> {
+    checkFileName(fileName);
+    const started = Date.now();
+    const dir = normalizeRemoteDir(remoteDir) || '.';
+    const temp = path.posix.join(dir, temporaryName(fileName, tempTag));
+    const target = path.posix.join(dir, fileName);
+    try {
+      if ((await this.sftp.exists(dir)) !== 'd') await this.sftp.mkdir(dir, true);
+      let bytes: number;
+      try {
+        if (typeof source === 'string') {
+          let sent = 0;
+          await this.sftp.fastPut(source, temp, {
+            step: (total) => {
+              sent = total;
+              onProgress?.(total);
+            },
+          });
+          bytes = sent;
+        } else {
+          const counted = countingSource(source, onProgress);
+          await this.sftp.put(counted.stream, temp);
+          bytes = counted.bytes();
+        }
+        await this.replace(temp, target);
+      } catch (err) {
+        if (!this.closed) await this.sftp.delete(temp, true).catch(() => {});
+        throw err;
+      }
+      return { bytes, ms: Date.now() - started };
+    } catch (err) {
+      throw asDestinationError(err);
+    }
+  }
+
+  async test(dir: string): Promise<string> {
+    try {
+      const entries = await this.sftp.list(normalizeRemoteDir(dir) || '.');
+      return `${entries.length} entries`;
+    } catch (err) {
+      throw asDestinationError(err);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    await this.sftp.end().catch(() => {});
+  }
+
+  /**
+   * Plain SFTP rename fails when the target exists (protocol v3). OpenSSH's posix-rename
+   * replaces atomically; elsewhere the old file is deleted first.
+   */
+  private async replace(temp: string, target: string): Promise<void> {
+    try {
+      await this.sftp.posixRename(temp, target);
+      return;
+    } catch {
+      // The server lacks the extension, or refused: fall back to rename.
+    }
+    try {
+      await this.sftp.rename(temp, target);
+    } catch (err) {
+      if ((await this.sftp.exists(target)) === false) throw err;
+      await this.sftp.delete(target);
+      await this.sftp.rename(temp, target);
+    }
+  }
+}

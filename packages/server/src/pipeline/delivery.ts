@@ -1,0 +1,69 @@
+import path from 'node:path/posix';
+import type { DestinationPool } from '../adapters/destinations/pool.ts';
+import type { AppContext } from '../context.ts';
+import { decryptSecret } from '../crypto/secrets.ts';
+import { type ClaimedJob, markJobSucceeded } from './queue.ts';
+import { recordUpload } from './record-upload.ts';
+
+/** A failure that retrying cannot fix (the destination is gone). */
+export class PermanentDeliveryError extends Error {}
+
+/** Sends one job's file to its FTP/FTPS/SFTP server; resolves with details for the job log. */
+export async function deliverToServer(ctx: AppContext, pool: DestinationPool, job: ClaimedJob) {
+  const { server } = job;
+  if (!server) throw new PermanentDeliveryError('The FTP server was deleted');
+  if (!server.linked) throw new PermanentDeliveryError('The FTP server was removed from the project');
+  // The project's override path, else the server's path, plus the folder the camera uploaded into.
+  const base = server.overridePath ?? server.path;
+  const subfolder = path.dirname(job.path) === '.' ? '' : path.dirname(job.path);
+  const remoteDir = [base.replace(/\/+$/, ''), subfolder].filter((p) => p !== '').join('/');
+  const settings = {
+    protocol: server.protocol,
+    host: server.host,
+    port: server.port ?? undefined,
+    username: server.username,
+    password: decryptSecret(ctx.config.secretKey, server.passwordEnc),
+    allowPrivateNetworks: ctx.config.ALLOW_PRIVATE_NETWORKS,
+  };
+  const result = await pool.use(
+    { id: server.id, settings, maxConnections: server.maxConnections },
+    (client) =>
+      ctx.blobs.withLocalFile(job.processedBlobKey, (file) =>
+        client.upload(file, remoteDir, job.filename, { tempTag: `job${job.id}` }),
+      ),
+  );
+  return { remoteDir, bytes: result.bytes, ms: result.ms };
+}
+
+/**
+ * Delivers to another project: the processed file becomes a new upload there (its metadata,
+ * scripts and destinations apply). Recording it and finishing this job is one transaction.
+ */
+export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerId: string, started: number) {
+  const blobKey = await ctx.blobs.duplicate(job.processedBlobKey);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const recorded = await recordUpload(trx, {
+        projectId: job.destProjectId ?? -1,
+        // Under the name a script gave it (file.name), in the camera's folder.
+        path: path.dirname(job.path) === '.' ? job.filename : `${path.dirname(job.path)}/${job.filename}`,
+        size: job.processedSize,
+        sha256: job.processedSha256,
+        blobKey,
+        protocol: 'project',
+        remoteAddress: null,
+        chain: job.chain,
+        sourceUploadId: job.uploadId,
+      });
+      if (!recorded) throw new PermanentDeliveryError('The destination project was deleted');
+      const done = await markJobSucceeded(trx, job, workerId, Date.now() - started, {
+        project: job.destProjectId,
+      });
+      if (!done) throw new Error('lease lost');
+    });
+  } catch (error) {
+    await ctx.blobs.remove(blobKey);
+    throw error;
+  }
+  ctx.wake.pipeline();
+}

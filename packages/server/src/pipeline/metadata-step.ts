@@ -1,0 +1,56 @@
+// The metadata step of upload processing (spec §1 upload flow): every JPEG that arrives at a
+// project is stamped with the project's template before delivery; other files pass unchanged.
+// A MetadataError is thrown on: processing.ts then keeps the original file and records the error.
+import { isJpeg, isMetadataError } from '@photorelay/xmp/index';
+import type { AppContext } from '../context.ts';
+import { getHoldSetting, holdJobsOfUpload } from '../modules/metadata/queries.ts';
+import { loadStampOptions, loadTemplate, readFirstBytes, stampBlob } from '../modules/metadata/stamping.ts';
+import type { ProcessedFile, ProcessingStep, UploadToProcess } from './processing.ts';
+
+/** Job details stay small even for a file that produces a warning per segment. */
+const maxWarnings = 50;
+
+export const metadataStep: ProcessingStep = { name: 'metadata', run: stampUpload };
+
+async function stampUpload(
+  ctx: AppContext,
+  upload: UploadToProcess,
+  current: ProcessedFile,
+): Promise<ProcessedFile | null> {
+  const { template, active } = await loadTemplate(ctx.db, upload.teamId, upload.projectId);
+  if (active === 0) return null;
+  if (!isJpeg(await readFirstBytes(ctx, current.blobKey, 3))) {
+    // Returning the file itself is only safe while it is the upload's own blob: processing.ts
+    // removes a previous step's blob when a step returns a result.
+    return current.blobKey === upload.blobKey
+      ? { ...current, detail: { metadata: 'not a JPEG: passed unchanged' } }
+      : null;
+  }
+  const { options, warnings: optionWarnings } = await loadStampOptions(ctx.db, upload.teamId);
+  const filename = upload.path.split('/').pop() ?? upload.path;
+  let stamped: Awaited<ReturnType<typeof stampBlob>>;
+  try {
+    stamped = await stampBlob(ctx, current.blobKey, template, { ...options, filename });
+  } catch (error) {
+    // Issue 15: a file that cannot be stamped goes out as it came ("delivered unstamped"), or
+    // waits for a release when the project holds such pictures. processing.ts records the error.
+    if (isMetadataError(error)) {
+      const setting = await getHoldSetting(ctx.db, upload.teamId, upload.projectId);
+      if (setting?.hold_unstampable) await holdJobsOfUpload(ctx.db, upload.id);
+    }
+    throw error;
+  }
+  const warnings = [...optionWarnings, ...stamped.warnings];
+  return {
+    blobKey: stamped.blobKey,
+    size: stamped.size,
+    sha256: stamped.sha256,
+    detail: {
+      metadata: {
+        applied: active,
+        warnings: warnings.slice(0, maxWarnings),
+        unknownVariables: stamped.unknownVariables.slice(0, maxWarnings),
+      },
+    },
+  };
+}

@@ -1,0 +1,297 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/kysely.ts';
+import type { UploadToProcess } from './processing.ts';
+
+/** Leases the next upload to process (new, or one whose processor died). */
+export async function claimUploadToProcess(
+  db: Db,
+  leaseSeconds: number,
+): Promise<UploadToProcess | undefined> {
+  const result = await sql<{
+    id: number;
+    project_id: number;
+    team_id: number;
+    path: string;
+    blob_key: string;
+    size: number;
+    sha256: string;
+  }>`
+    update uploads set state = 'processing', locked_until = now() + make_interval(secs => ${leaseSeconds})
+    where id = (
+      select id from uploads
+      where state = 'received' or (state = 'processing' and locked_until < now())
+      order by id limit 1 for update skip locked
+    )
+    returning id, project_id, team_id, path, blob_key, size, sha256
+  `.execute(db);
+  const row = result.rows[0];
+  return (
+    row && {
+      id: row.id,
+      teamId: row.team_id,
+      projectId: row.project_id,
+      path: row.path,
+      blobKey: row.blob_key,
+      size: Number(row.size),
+      sha256: row.sha256,
+    }
+  );
+}
+
+/** Keeps an upload's processing lease while the metadata and script steps run. */
+export const extendUploadLease = (db: Db, id: number, leaseSeconds: number) =>
+  sql`update uploads set locked_until = now() + make_interval(secs => ${leaseSeconds})
+      where id = ${id} and state = 'processing'`.execute(db);
+
+export const markProcessed = (
+  db: Db,
+  id: number,
+  file: { blobKey: string; size: number; sha256: string; detail: unknown; filename?: string },
+) =>
+  db
+    .updateTable('uploads')
+    .set({
+      state: 'processed',
+      processed_blob_key: file.blobKey,
+      processed_size: file.size,
+      processed_sha256: file.sha256,
+      processed_filename: file.filename ?? null,
+      processing_detail: JSON.stringify(file.detail),
+      locked_until: null,
+    })
+    .where('id', '=', id)
+    .execute();
+
+/** A leased delivery: the job, its upload's files and (for an FTP server job) its server. */
+export interface ClaimedJob {
+  id: number;
+  teamId: number;
+  projectId: number;
+  uploadId: number;
+  ftpServerId: number | null;
+  destProjectId: number | null;
+  tryNumber: number;
+  path: string;
+  filename: string;
+  chain: number[];
+  blobKey: string;
+  processedBlobKey: string;
+  processedSize: number;
+  processedSha256: string;
+  /** An FTP server job's server as it is now: null once the server was deleted. */
+  server: ServerDestination | null;
+}
+
+export interface ServerDestination {
+  id: number;
+  protocol: 'ftp' | 'ftps' | 'sftp';
+  host: string;
+  port: number | null;
+  username: string;
+  passwordEnc: string;
+  path: string;
+  maxConnections: number;
+  /** False once the server was removed from the job's project. */
+  linked: boolean;
+  /** The project's own path on this server, else null. */
+  overridePath: string | null;
+}
+
+/** claimJob's row as the database returns it. */
+interface ClaimedJobRow {
+  id: number;
+  team_id: number;
+  project_id: number;
+  upload_id: number;
+  ftp_server_id: number | null;
+  dest_project_id: number | null;
+  trynumber: number;
+  path: string;
+  filename: string;
+  chain: number[];
+  blob_key: string;
+  processed_blob_key: string;
+  processed_size: number | string;
+  processed_sha256: string;
+  server: {
+    id: number;
+    protocol: 'ftp' | 'ftps' | 'sftp';
+    host: string;
+    port: number | null;
+    username: string;
+    password_enc: string;
+    path: string;
+    max_connections: number;
+    linked: boolean;
+    override_path: string | null;
+  } | null;
+}
+
+const toClaimedJob = (r: ClaimedJobRow): ClaimedJob => ({
+  id: r.id,
+  teamId: r.team_id,
+  projectId: r.project_id,
+  uploadId: r.upload_id,
+  ftpServerId: r.ftp_server_id,
+  destProjectId: r.dest_project_id,
+  tryNumber: r.trynumber,
+  path: r.path,
+  filename: r.filename,
+  chain: r.chain,
+  blobKey: r.blob_key,
+  processedBlobKey: r.processed_blob_key,
+  processedSize: Number(r.processed_size),
+  processedSha256: r.processed_sha256,
+  server: r.server && {
+    id: r.server.id,
+    protocol: r.server.protocol,
+    host: r.server.host,
+    port: r.server.port,
+    username: r.server.username,
+    passwordEnc: r.server.password_enc,
+    path: r.server.path,
+    maxConnections: r.server.max_connections,
+    linked: r.server.linked,
+    overridePath: r.server.override_path,
+  },
+});
+
+/**
+ * Leases the next due job of a processed upload; a job whose worker died is due again when its
+ * lease ran out. It reads each waiting project's oldest due job (an index probe per project),
+ * not every due job, so a backlog of thousands costs a claim no more than a few (bench/claim).
+ * Two rules keep one burst from holding up everybody else:
+ * - the project with the fewest deliveries running goes first, and within a project the oldest
+ *   job: one camera's 500 pictures do not make another team's one picture wait behind them all;
+ * - a job whose FTP server already has its `max_connections` deliveries running (counted over
+ *   all workers) waits, instead of holding a worker slot until a connection frees up.
+ */
+export async function claimJob(
+  db: Db,
+  workerId: string,
+  leaseSeconds: number,
+): Promise<ClaimedJob | undefined> {
+  const result = await sql<ClaimedJobRow>`
+    with recursive running as (
+      select project_id, ftp_server_id from jobs where state = 'running' and locked_until >= now()
+    ), by_project as (
+      select project_id, count(*) as n from running group by project_id
+    ), by_server as (
+      select ftp_server_id, count(*) as n from running where ftp_server_id is not null group by ftp_server_id
+    ), projects_waiting as (
+      -- The projects with jobs scheduled or running, one index probe each (a skip scan).
+      (select project_id from jobs where state in ('scheduled', 'running') order by project_id limit 1)
+      union all
+      select (select j.project_id from jobs j
+              where j.state in ('scheduled', 'running') and j.project_id > p.project_id
+              order by j.project_id limit 1)
+      from projects_waiting p where p.project_id is not null
+    ), candidates as (
+      -- Each project's oldest job that may run now.
+      select p.project_id, c.id, c.scheduletime from projects_waiting p
+      cross join lateral (
+        select j.id, j.scheduletime from jobs j
+        join uploads u on u.id = j.upload_id
+        left join ftp_servers s on s.id = j.ftp_server_id
+        left join by_server bs on bs.ftp_server_id = j.ftp_server_id
+        where j.project_id = p.project_id and j.state in ('scheduled', 'running') and u.state = 'processed'
+          and ((j.state = 'scheduled' and j.scheduletime <= now()) or (j.state = 'running' and j.locked_until < now()))
+          and (s.id is null or coalesce(bs.n, 0) < s.max_connections)
+        order by j.scheduletime, j.id
+        limit 1 for update of j skip locked
+      ) c
+      where p.project_id is not null
+    ), next as (
+      select c.id from candidates c
+      left join by_project bp on bp.project_id = c.project_id
+      order by coalesce(bp.n, 0), c.scheduletime, c.id
+      limit 1
+    ), claimed as (
+      update jobs j set state = 'running', locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId}
+      from next, uploads u
+      where j.id = next.id and u.id = j.upload_id
+      returning j.id, j.team_id, j.project_id, j.upload_id, j.ftp_server_id, j.dest_project_id, j.trynumber,
+                u.path, coalesce(u.processed_filename, u.filename) as filename, u.chain, u.blob_key, u.processed_blob_key, u.processed_size, u.processed_sha256
+    )
+    -- What the delivery needs of its server comes along: one round trip less per job.
+    select c.*, case when s.id is null then null else json_build_object(
+             'id', s.id, 'protocol', s.protocol, 'host', s.host, 'port', s.port, 'username', s.username,
+             'password_enc', s.password_enc, 'path', s.path, 'max_connections', s.max_connections,
+             'linked', pf.project_id is not null, 'override_path', pf.path) end as server
+    from claimed c
+    left join ftp_servers s on s.id = c.ftp_server_id
+    left join project_ftp_servers pf on pf.ftp_server_id = c.ftp_server_id and pf.project_id = c.project_id
+  `.execute(db);
+  const row = result.rows[0];
+  return row && toClaimedJob(row);
+}
+
+export const extendLease = (db: Db, jobId: number, workerId: string, leaseSeconds: number) =>
+  sql`update jobs set locked_until = now() + make_interval(secs => ${leaseSeconds})
+      where id = ${jobId} and state = 'running' and locked_by = ${workerId}`.execute(db);
+
+/**
+ * Finishes a job this worker holds and counts the file as sent by its project, in one
+ * statement. False when the lease was lost (another worker has the job now).
+ */
+export async function markJobSucceeded(
+  db: Db,
+  job: { id: number; projectId: number; processedSize: number },
+  workerId: string,
+  durationMs: number,
+  detail: unknown,
+): Promise<boolean> {
+  const result = await sql<{ id: number }>`
+    with done as (
+      update jobs set state = 'succeeded', uploadduration = ${durationMs}, finished_at = now(),
+        locked_until = null, errortext = null, detail = ${JSON.stringify(detail)}
+      where id = ${job.id} and locked_by = ${workerId} and state = 'running'
+      returning id
+    ), counted as (
+      update projects set fileoutcount = fileoutcount + 1, bytessent = bytessent + ${job.processedSize}
+      where id = ${job.projectId} and exists (select 1 from done)
+    )
+    select id from done
+  `.execute(db);
+  return result.rows.length > 0;
+}
+
+export const markJobFailedTry = (
+  db: Db,
+  jobId: number,
+  workerId: string,
+  change: { state: 'scheduled' | 'failed'; trynumber: number; errortext: string; retryInSeconds: number },
+) =>
+  db
+    .updateTable('jobs')
+    .set({
+      state: change.state,
+      trynumber: change.trynumber,
+      errortext: change.errortext,
+      scheduletime: sql<Date>`now() + make_interval(secs => ${change.retryInSeconds})`,
+      finished_at: change.state === 'failed' ? new Date() : null,
+      locked_until: null,
+    })
+    .where('id', '=', jobId)
+    .where('locked_by', '=', workerId)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+
+/**
+ * "Retry now": a failed or waiting job goes again at once; a 'held' one (a picture that could not
+ * be stamped) is released to go out as it came; an upload a script error stopped ('failed') is
+ * processed again, with the scripts as they are now.
+ */
+export async function retryNow(db: Db, teamId: number, jobId: number) {
+  const result = await sql<{ id: number }>`
+    with job as (
+      update jobs set state = 'scheduled', scheduletime = now(), finished_at = null
+      where team_id = ${teamId} and id = ${jobId} and state in ('failed', 'scheduled', 'held')
+      returning id, upload_id
+    ), reprocess as (
+      update uploads set state = 'received' where id in (select upload_id from job) and state = 'failed'
+    )
+    select id from job
+  `.execute(db);
+  return { numUpdatedRows: BigInt(result.rows.length) };
+}

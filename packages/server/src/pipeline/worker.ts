@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { DestinationPool } from '../adapters/destinations/pool.ts';
+import { purgeFinishedCommands } from '../commands/service.ts';
+import type { AppContext } from '../context.ts';
+import { purgeExpiredTestImages } from '../modules/metadata/test-image.ts';
+import { settleUpload } from '../modules/scripts/settle.ts';
+import { deliverToProject, deliverToServer, PermanentDeliveryError } from './delivery.ts';
+import { notifyJobGaveUp } from './failure-notice.ts';
+import { type ProcessingStep, ProcessingStopped, processUpload } from './processing.ts';
+import * as q from './queue.ts';
+import { purgeExpiredUploads } from './retention.ts';
+
+/** About 15 s, 1 min, 5 min, 15 min, then hourly; a job fails for good after 10 tries. */
+export const retryDelaysSeconds = [15, 60, 300, 900];
+export const maxTries = 10;
+const testImagePurgeMs = 60_000;
+export const retryDelay = (tryNumber: number) => retryDelaysSeconds[tryNumber - 1] ?? 3600;
+
+export interface WorkerOptions {
+  /** Run once per upload before its deliveries, in this order (runtime.ts lists them). */
+  steps: readonly ProcessingStep[];
+  concurrency: number;
+  leaseSeconds: number;
+  retentionDays: number;
+  /** How often it looks for work without a wake-up (retries that became due, leases that ran out). */
+  pollMs?: number;
+  /** How often expired test images are removed (default a minute). */
+  testImagePurgeMs?: number;
+}
+
+/**
+ * The pipeline worker: processes new uploads (once each) and delivers due jobs. Any number of
+ * these may run against one database: uploads and jobs are leased with SKIP LOCKED, a lease is
+ * extended while the work runs, and work whose worker died is taken again when its lease ends.
+ */
+export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
+  const workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const pool = new DestinationPool();
+  let stopped = false;
+  let active = 0;
+  const inFlight = new Set<Promise<unknown>>();
+
+  const track = <T>(p: Promise<T>) => {
+    inFlight.add(p);
+    p.finally(() => inFlight.delete(p)).catch(() => {});
+    return p;
+  };
+
+  // Whether a claim may find work. Wake-ups and the timer set them; a claim that finds nothing
+  // clears its flag unless a wake-up came meanwhile, so idle slots do not poll the database.
+  const maybe = { uploads: true, jobs: true };
+  let wakeups = 0;
+  const expectWork = () => {
+    wakeups++;
+    maybe.uploads = true;
+    maybe.jobs = true;
+  };
+
+  async function processOne(): Promise<boolean> {
+    if (!maybe.uploads) return false;
+    const seen = wakeups;
+    const upload = await q.claimUploadToProcess(ctx.db, options.leaseSeconds);
+    if (!upload) {
+      if (seen === wakeups) maybe.uploads = false;
+      return false;
+    }
+    // A large or hostile file may take longer than the lease: keep it, or another worker starts over.
+    const heartbeat = setInterval(
+      () => {
+        q.extendUploadLease(ctx.db, upload.id, options.leaseSeconds).catch(() => {});
+      },
+      (options.leaseSeconds * 1000) / 3,
+    );
+    const result = await processUpload(ctx, options.steps, upload)
+      .catch((error: unknown) => {
+        if (error instanceof ProcessingStopped) return error;
+        throw error;
+      })
+      .finally(() => clearInterval(heartbeat));
+    await settleUpload(ctx.db, upload.id, result);
+    // The upload's jobs may run now; counted as a wake-up, so that a job claim that started
+    // before they existed (and found nothing) cannot clear the flag after this.
+    wakeups++;
+    maybe.jobs = true;
+    return true;
+  }
+
+  async function deliverOne(): Promise<boolean> {
+    if (!maybe.jobs) return false;
+    const seen = wakeups;
+    const job = await q.claimJob(ctx.db, workerId, options.leaseSeconds);
+    if (!job) {
+      if (seen === wakeups) maybe.jobs = false;
+      return false;
+    }
+    const started = Date.now();
+    const heartbeat = setInterval(
+      () => {
+        q.extendLease(ctx.db, job.id, workerId, options.leaseSeconds).catch(() => {});
+      },
+      (options.leaseSeconds * 1000) / 3,
+    );
+    try {
+      if (job.destProjectId !== null) {
+        await deliverToProject(ctx, job, workerId, started);
+      } else {
+        const sent = await deliverToServer(ctx, pool, job);
+        await q.markJobSucceeded(ctx.db, job, workerId, Date.now() - started, sent);
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const tryNumber = job.tryNumber + 1;
+      const gaveUp = error instanceof PermanentDeliveryError || tryNumber >= maxTries;
+      await q.markJobFailedTry(ctx.db, job.id, workerId, {
+        state: gaveUp ? 'failed' : 'scheduled',
+        trynumber: tryNumber,
+        errortext: message.slice(0, 2000),
+        retryInSeconds: gaveUp ? 0 : retryDelay(tryNumber),
+      });
+      if (gaveUp) await notifyJobGaveUp(ctx, job, message);
+    } finally {
+      clearInterval(heartbeat);
+      // Its server has a free connection again, and its project one running job less: a job
+      // that claimJob passed over just now may be next.
+      wakeups++;
+      maybe.jobs = true;
+    }
+    return true;
+  }
+
+  // A slot pulls work until there is none; one that finds work starts a sibling, up to the limit.
+  const pump = () => {
+    if (stopped || active >= options.concurrency) return;
+    active++;
+    track(
+      (async () => {
+        try {
+          let first = true;
+          while (!stopped && ((await processOne()) || (await deliverOne()))) {
+            if (first) pump();
+            first = false;
+          }
+        } catch (error) {
+          ctx.log.error({ err: error }, 'pipeline worker failed');
+        } finally {
+          active--;
+        }
+      })(),
+    );
+  };
+
+  // One purge at a time: a caller that arrives while one runs waits for that one to finish.
+  let purging: Promise<void> | null = null;
+  function purgeExpired() {
+    purging ??= purgeExpiredNow().finally(() => {
+      purging = null;
+    });
+    return purging;
+  }
+
+  async function purgeExpiredNow() {
+    await purgeExpiredTestImages(ctx, { all: true });
+    await purgeFinishedCommands(ctx);
+    await purgeExpiredUploads(ctx, options.retentionDays);
+  }
+
+  // New work arrives through wake(); the timer finds retries that became due and expired leases.
+  const wake = () => {
+    expectWork();
+    pump();
+  };
+  const timer = setInterval(wake, options.pollMs ?? 1000);
+  const retention = setInterval(
+    () => void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed')),
+    3600_000,
+  );
+  // Test images live an hour and count against the team's quota: gone within a minute of expiry.
+  const testImages = setInterval(
+    () =>
+      void purgeExpiredTestImages(ctx, { all: true }).catch((err) =>
+        ctx.log.error({ err }, 'test image purge failed'),
+      ),
+    options.testImagePurgeMs ?? testImagePurgeMs,
+  );
+  pump();
+  void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed'));
+
+  return {
+    wake,
+    purgeExpired,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearInterval(retention);
+      clearInterval(testImages);
+      await Promise.allSettled([...inFlight]);
+      await pool.closeAll();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// A stamp thread (worker_threads): runs the engine's work on one file's metadata at a time for
+// stamp-threads.ts, which stops the thread when a file takes longer than its time limit.
+import { parentPort } from 'node:worker_threads';
+import { isMetadataError } from './errors.ts';
+import type { ExtendedXmpChunk, JpegMetadata } from './jpeg.ts';
+import { stampSegments } from './stamp-segments.ts';
+import type { StampRequest, ThreadReply } from './stamp-threads.ts';
+
+// Buffers arrive as plain Uint8Arrays (structured clone): the engine wants Buffers.
+const buffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const optional = (bytes: Uint8Array | undefined): Buffer | undefined => (bytes ? buffer(bytes) : undefined);
+
+function asMetadata(meta: JpegMetadata): JpegMetadata {
+  return {
+    exif: optional(meta.exif),
+    xmp: optional(meta.xmp),
+    extendedXmp: meta.extendedXmp.map((chunk): ExtendedXmpChunk => ({ ...chunk, data: buffer(chunk.data) })),
+    photoshop: optional(meta.photoshop),
+    extraXmp: meta.extraXmp.map(buffer),
+    legacyPhotoshop: optional(meta.legacyPhotoshop),
+    warnings: meta.warnings,
+  };
+}
+
+const port = parentPort;
+if (!port) throw new Error('stamp-thread.ts runs as a worker thread');
+port.on('message', ({ id, meta, template, options }: StampRequest) => {
+  let reply: ThreadReply;
+  try {
+    reply = { id, result: stampSegments(asMetadata(meta), template, options) };
+  } catch (error) {
+    reply = isMetadataError(error)
+      ? { id, error: { code: error.code, message: error.message } }
+      : { id, error: { message: error instanceof Error ? (error.stack ?? error.message) : String(error) } };
+  }
+  port.postMessage(reply);
+});
+port.postMessage({ ready: true });
