@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
-import { applyDebugParam } from './app/debug-mode.ts';
+import { applyDebugParam } from './ui/debug-mode.ts';
 import './i18n/i18n.ts';
 
 applyDebugParam(window.location.search);

@@ -126,6 +126,20 @@ export function useMoveNode(teamUuid: string) {
   });
 }
 
+/**
+ * Shows a change of the tree at once (a rename in the drawer). A reload under way is cancelled
+ * first (it would bring back the old state; cancelling reverts the query to its data from before
+ * that fetch); the mutation that follows reloads the tree when the server has answered.
+ */
+export function useOptimisticTreeUpdate(teamUuid: string) {
+  const queryClient = useQueryClient();
+  return async (update: (tree: FolderNode[]) => FolderNode[]) => {
+    const treeKey = folderKeys.tree(teamUuid);
+    await queryClient.cancelQueries({ queryKey: treeKey });
+    queryClient.setQueryData<FolderNode[]>(treeKey, (current) => (current ? update(current) : current));
+  };
+}
+
 export function useSetPermission(teamUuid: string, folderId: number) {
   const queryClient = useQueryClient();
   return useMutation({

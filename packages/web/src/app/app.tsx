@@ -5,14 +5,14 @@ import { StrictMode, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { accountKeys } from '../api/account.ts';
 import { createQueryClient } from '../api/query-client.ts';
-import { isDebugMode } from './debug-mode.ts';
+import { isDebugMode } from '../ui/debug-mode.ts';
+import { createErrorReporter, isPresentedError } from '../ui/report-error.ts';
 import {
   FatalErrorBoundary,
   FatalErrorDialog,
   installWindowErrorHandlers,
 } from './errors/fatal-error-dialog.tsx';
 import { showFatalError } from './errors/fatal-error-store.ts';
-import { createErrorReporter, isPresentedError } from './errors/report-error.ts';
 import { createAppRouter } from './router.tsx';
 import { theme } from './theme.ts';
 

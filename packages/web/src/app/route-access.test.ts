@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseDebugParam } from './debug-mode.ts';
+import { parseDebugParam } from '../ui/debug-mode.ts';
 import { guardRedirect } from './route-access.ts';
 
 const ready = { ready: true };

@@ -1,9 +1,9 @@
 import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { placeholderRoutes } from '../pages/coming-soon/placeholder-routes.tsx';
+import { useSession } from '../ui/session.ts';
 import { RouteErrorElement } from './errors/fatal-error-dialog.tsx';
 import { AppLayout } from './layout.tsx';
-import { useSession } from './session.ts';
 
 /** Code-splits a screen that is a named export of its module. */
 function page<K extends string, P extends object>(

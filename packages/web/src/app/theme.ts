@@ -1,15 +1,7 @@
 // A calm, professional look for a press-photo product: ink-blue brand, warm amber accent
 // (the flash), neutral surfaces that let pictures and data stand out.
 import { alpha, createTheme } from '@mui/material/styles';
-
-export const brand = {
-  ink: '#14294a',
-  inkDark: '#0c1b33',
-  blue: '#1d4ed8',
-  amber: '#f59e0b',
-  surface: '#f4f6fa',
-  border: '#e2e7ef',
-};
+import { brand } from '../ui/brand.ts';
 
 const fontFamily = [
   'Inter',

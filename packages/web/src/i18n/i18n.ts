@@ -69,3 +69,12 @@ syncDocumentLanguage();
 i18next.on('languageChanged', syncDocumentLanguage);
 
 export default i18next;
+
+// Keys are type-checked: a missing or misspelt key (in en, which de mirrors, see i18n.test.ts)
+// fails `tsc`.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'common';
+    resources: (typeof resources)['en'];
+  }
+}

@@ -17,9 +17,9 @@ import { type KeyboardEvent, type PointerEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useFolderTree } from '../../api/folders.ts';
-import { describeError } from '../errors/report-error.ts';
-import { useCurrentTeam } from '../session.ts';
-import { brand } from '../theme.ts';
+import { brand } from '../../ui/brand.ts';
+import { describeError } from '../../ui/report-error.ts';
+import { useCurrentTeam } from '../../ui/session.ts';
 import { clampDrawerWidth, loadDrawerWidth, saveDrawerWidth } from './drawer-width.ts';
 import { FolderTree } from './folder-tree.tsx';
 

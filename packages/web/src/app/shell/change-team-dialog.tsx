@@ -17,7 +17,7 @@ import { useSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSwitchTeam } from '../../api/account.ts';
-import type { TeamMembership } from '../session.ts';
+import type { TeamMembership } from '../../ui/session.ts';
 
 type Props = {
   open: boolean;

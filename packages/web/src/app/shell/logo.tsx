@@ -1,7 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { brand } from '../theme.ts';
+import { brand } from '../../ui/brand.ts';
 
 /** The product mark: a lens sending a picture on its way. */
 export function LogoMark({ size = 32 }: { size?: number }) {

@@ -22,8 +22,9 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import type { FolderNode } from '../../api/folders.ts';
-import { nodeRoute, showsNode } from './node-route.ts';
-import { itemKind, nameLimit, treeActions } from './tree-rules.ts';
+import { useNodeLabel } from '../../ui/tree/node-label.ts';
+import { nodeRoute, showsNode } from '../../ui/tree/node-route.ts';
+import { itemKind, nameLimit, treeActions } from '../../ui/tree/tree-rules.ts';
 
 const icons: Record<string, ReactNode> = {
   projects: <PhotoLibraryOutlinedIcon fontSize="small" />,
@@ -37,17 +38,6 @@ const icons: Record<string, ReactNode> = {
   configfiles: <DescriptionOutlinedIcon fontSize="small" />,
   folder: <FolderOutlinedIcon fontSize="small" />,
 };
-
-const leafLabelTypes = new Set(['users', 'configfiles']);
-
-/** Root names and the settings entries are shown in the user's language. */
-export function useNodeLabel() {
-  const { t } = useTranslation('shell');
-  return (node: FolderNode) =>
-    node.isRoot || leafLabelTypes.has(node.type)
-      ? t(`tree.labels.${node.type}`, { defaultValue: node.name })
-      : node.name;
-}
 
 export type TreeState = {
   expanded: ReadonlySet<string>;

@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useLogout } from '../../api/account.ts';
-import type { LoggedInSession } from '../session.ts';
+import type { LoggedInSession } from '../../ui/session.ts';
 import { ChangeTeamDialog } from './change-team-dialog.tsx';
 import { LanguageMenuItems } from './language-menu.tsx';
 import { legalLinks } from './legal-links.ts';

@@ -10,8 +10,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { accountKeys, postAcceptInvitation } from '../../api/account.ts';
-import { StatusCard } from '../../app/page.tsx';
-import { useSession } from '../../app/session.ts';
+import { StatusCard } from '../../ui/page.tsx';
+import { useSession } from '../../ui/session.ts';
 
 type AcceptState = 'invalidParameters' | 'processing' | 'success' | 'failed';
 

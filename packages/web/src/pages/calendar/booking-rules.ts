@@ -1,12 +1,14 @@
 // Spec §4 'Booking state': what a booking's menu offers and the colour of its chip.
+
 import { bookingChipColour, type ChipColour } from '@photorelay/contract/calendar';
+import type { ParseKeys } from 'i18next';
 import type { Booking, BookingChange, BookingState } from '../../api/calendar.ts';
 import { accreditations } from '../../api/calendar.ts';
 
 /** One entry of a booking's menu: the change it sends and the i18n key of its label. */
 export type BookingAction = {
   key: string;
-  label: string;
+  label: ParseKeys<'calendar'>;
   change: Pick<BookingChange, 'bookingState' | 'accreditation'>;
 };
 
@@ -20,11 +22,13 @@ export function bookingActions(booking: Pick<Booking, 'bookingState' | 'accredit
   return [
     ...accreditations
       .filter((value) => value !== booking.accreditation)
-      .map((value) => ({
-        key: value,
-        label: `accreditation.${value}`,
-        change: { accreditation: value },
-      })),
+      .map(
+        (value): BookingAction => ({
+          key: value,
+          label: `accreditation.${value}` as const,
+          change: { accreditation: value },
+        }),
+      ),
     // 'Cancel booking' on an accepted booking returns it to unset (spec §4).
     { key: 'cancel', label: 'booking.cancel', change: { bookingState: 'unset' as BookingState } },
   ];

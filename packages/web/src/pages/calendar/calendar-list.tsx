@@ -7,7 +7,7 @@ import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Calendar, useDeleteCalendar, useRefreshCalendar } from '../../api/calendar.ts';
-import { ConfirmRemoval } from '../../app/confirm-dialog.tsx';
+import { ConfirmRemoval } from '../../ui/confirm-dialog.tsx';
 
 type Props = {
   teamUuid: string;

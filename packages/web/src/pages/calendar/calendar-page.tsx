@@ -18,9 +18,9 @@ import {
   useEntryDecision,
 } from '../../api/calendar.ts';
 import { type FolderNode, useFolderTree } from '../../api/folders.ts';
-import { ConfirmDialog, ConfirmRemoval } from '../../app/confirm-dialog.tsx';
-import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../app/page.tsx';
-import { useCurrentTeam, useSession } from '../../app/session.ts';
+import { ConfirmDialog, ConfirmRemoval } from '../../ui/confirm-dialog.tsx';
+import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
+import { useCurrentTeam, useSession } from '../../ui/session.ts';
 import { CalendarList } from './calendar-list.tsx';
 import { defaultTimeZone } from './calendar-time.ts';
 import { EntriesTable } from './entries-table.tsx';

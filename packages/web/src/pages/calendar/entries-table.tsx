@@ -7,7 +7,7 @@ import { limits } from '@photorelay/contract/limits';
 import { Fragment, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Booking, CalendarEntry } from '../../api/calendar.ts';
-import { StatusPanel } from '../../app/page.tsx';
+import { StatusPanel } from '../../ui/page.tsx';
 import { BookingMenu, type OpenBooking } from './booking-menu.tsx';
 import { dayKey, dayKeyToText } from './calendar-time.ts';
 import { EntryRow, type RowAction, type RowLabels } from './entry-row.tsx';

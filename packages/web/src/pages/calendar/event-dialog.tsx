@@ -15,6 +15,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import type { ParseKeys } from 'i18next';
 import { useSnackbar } from 'notistack';
 import { useEffect } from 'react';
 import { Controller, type FieldPath, useForm, useWatch } from 'react-hook-form';
@@ -124,7 +125,11 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onC
           minRows={extra.multiline ? 2 : undefined}
           disabled={readOnly}
           error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ? t(fieldState.error.message) : (extra.hint ?? ' ')}
+          helperText={
+            fieldState.error?.message
+              ? t(fieldState.error.message as ParseKeys<'calendar'>)
+              : (extra.hint ?? ' ')
+          }
           sx={{ flex: 1, minWidth: extra.width }}
           slotProps={{ htmlInput: { 'data-testid': `event-${name}` } }}
         />
@@ -235,7 +240,9 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onC
                       required
                       onBlur={field.onBlur}
                       error={Boolean(fieldState.error)}
-                      helperText={fieldState.error?.message ? t(fieldState.error.message) : ' '}
+                      helperText={
+                        fieldState.error?.message ? t(fieldState.error.message as ParseKeys<'calendar'>) : ' '
+                      }
                       slotProps={{
                         ...params.slotProps,
                         htmlInput: { ...params.slotProps.htmlInput, 'data-testid': 'event-scene' },

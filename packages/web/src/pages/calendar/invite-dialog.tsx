@@ -15,7 +15,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CalendarEntry, useSuggestEntries } from '../../api/calendar.ts';
 import { useMembers } from '../../api/teams.ts';
-import { FormDialog } from '../../app/form-dialog.tsx';
+import { FormDialog } from '../../ui/form-dialog.tsx';
 
 type Props = { teamUuid: string; entry: CalendarEntry; onClose: () => void };
 

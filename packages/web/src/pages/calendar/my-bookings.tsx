@@ -4,7 +4,7 @@ import { Button, Card, Chip, List, ListItem, ListItemText, Stack, Typography } f
 import { useSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { useAnswerInvitation, useMyBookings } from '../../api/calendar.ts';
-import { CardHeading } from '../../app/card-heading.tsx';
+import { CardHeading } from '../../ui/card-heading.tsx';
 import { chipColors, chipTone } from './booking-rules.ts';
 
 export function MyBookings({ teamUuid }: { teamUuid: string }) {

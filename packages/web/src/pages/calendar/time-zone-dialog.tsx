@@ -5,7 +5,7 @@ import { useSnackbar } from 'notistack';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSaveTimeZone } from '../../api/calendar.ts';
-import { FormDialog } from '../../app/form-dialog.tsx';
+import { FormDialog } from '../../ui/form-dialog.tsx';
 import { timeZones } from './calendar-time.ts';
 
 export function TimeZoneDialog({

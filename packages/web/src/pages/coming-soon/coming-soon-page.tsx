@@ -2,7 +2,7 @@ import ConstructionOutlinedIcon from '@mui/icons-material/ConstructionOutlined';
 import { Button, Card } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
+import { PageContainer, PageHeader, StatusPanel } from '../../ui/page.tsx';
 
 export type PlaceholderArea = 'calendar' | 'photographerInvitation';
 

@@ -32,15 +32,15 @@ import {
   useDeleteConfigFile,
   useUploadConfigFile,
 } from '../../api/configfiles.ts';
-import { ConfirmRemoval } from '../../app/confirm-dialog.tsx';
-import { DataTable } from '../../app/data-table.tsx';
-import { describeError } from '../../app/errors/report-error.ts';
-import { formatDateTime, formatSize } from '../../app/format.ts';
-import { OwnersAndOperatorsOnly } from '../../app/owners-and-operators-only.tsx';
-import { PageContainer, PageHeader, StatusPanel, useDocumentTitle } from '../../app/page.tsx';
-import { readAsDataUrl } from '../../app/read-file.ts';
-import { RemoveButton } from '../../app/remove-button.tsx';
-import { useCurrentTeam } from '../../app/session.ts';
+import { ConfirmRemoval } from '../../ui/confirm-dialog.tsx';
+import { DataTable } from '../../ui/data-table.tsx';
+import { formatDateTime, formatSize } from '../../ui/format.ts';
+import { OwnersAndOperatorsOnly } from '../../ui/owners-and-operators-only.tsx';
+import { PageContainer, PageHeader, StatusPanel, useDocumentTitle } from '../../ui/page.tsx';
+import { readAsDataUrl } from '../../ui/read-file.ts';
+import { RemoveButton } from '../../ui/remove-button.tsx';
+import { describeError } from '../../ui/report-error.ts';
+import { useCurrentTeam } from '../../ui/session.ts';
 import { replacedFileId } from './config-file-rules.ts';
 
 function UploadArea({ teamUuid, files }: { teamUuid: string; files: readonly ConfigFile[] }) {

@@ -8,12 +8,12 @@ import SyncAltIcon from '@mui/icons-material/SyncAlt';
 import { Card, Chip, Grid, Skeleton, TableCell, TableRow, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { type JobSummaryRow, useJobSummary } from '../../api/jobs.ts';
-import { CardHeading } from '../../app/card-heading.tsx';
-import { DataTable } from '../../app/data-table.tsx';
-import { ItemLink } from '../../app/item-link.tsx';
-import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
-import { useCurrentTeam } from '../../app/session.ts';
-import { StatCard } from '../../app/stat-card.tsx';
+import { CardHeading } from '../../ui/card-heading.tsx';
+import { DataTable } from '../../ui/data-table.tsx';
+import { ItemLink } from '../../ui/item-link.tsx';
+import { PageContainer, PageHeader, StatusPanel } from '../../ui/page.tsx';
+import { useCurrentTeam } from '../../ui/session.ts';
+import { StatCard } from '../../ui/stat-card.tsx';
 import { FirstSteps } from './first-steps.tsx';
 
 function SummaryTable({ rows, loading }: { rows: JobSummaryRow[]; loading: boolean }) {

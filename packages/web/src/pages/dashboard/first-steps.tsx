@@ -6,10 +6,10 @@ import { Box, Button, Card, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { type FolderNode, useFolderTree } from '../../api/folders.ts';
-import { CardHeading } from '../../app/card-heading.tsx';
-import { findNode } from '../../app/shell/tree-rules.ts';
+import { CardHeading } from '../../ui/card-heading.tsx';
+import { findNode } from '../../ui/tree/tree-rules.ts';
 
-type Step = { key: string; done: boolean; to: string | null };
+type Step = { key: 'project' | 'camera' | 'server' | 'picture'; done: boolean; to: string | null };
 
 export function FirstSteps({ teamUuid }: { teamUuid: string }) {
   const { t } = useTranslation('dashboard');

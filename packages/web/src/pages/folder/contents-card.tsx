@@ -8,9 +8,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { FolderNode } from '../../api/folders.ts';
-import { CardHeading } from '../../app/card-heading.tsx';
-import { StatusPanel } from '../../app/page.tsx';
-import { nodeRoute } from '../../app/shell/node-route.ts';
+import { CardHeading } from '../../ui/card-heading.tsx';
+import { StatusPanel } from '../../ui/page.tsx';
+import { nodeRoute } from '../../ui/tree/node-route.ts';
 
 const itemIcons: Record<string, ReactNode> = {
   project: <AccountTreeOutlinedIcon fontSize="small" />,

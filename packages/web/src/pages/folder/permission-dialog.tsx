@@ -13,7 +13,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormDialog } from '../../app/form-dialog.tsx';
+import { FormDialog } from '../../ui/form-dialog.tsx';
 import { type Level, levels } from './permission-levels.ts';
 
 export type Choice = { id: number; label: string; detail?: string };

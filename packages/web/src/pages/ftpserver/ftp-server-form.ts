@@ -1,8 +1,11 @@
 // Spec §5 'FTP server form': valid only when the name is not blank and host, username and
 // password are set (the stored password counts); the port is optional, digits only, 1 to 65535.
+// The rules are the contract's (ftpServerBody, portField) on the form's texts.
 import { ftpServerBody, portField } from '@photorelay/contract/ftpservers';
 import { type FtpProtocol, ftpProtocols } from '@photorelay/contract/limits';
+import { z } from 'zod';
 import type { FtpServer, FtpServerInput, TestFtpServerBody } from '../../api/ftpservers.ts';
+import { validationMessages } from '../../ui/validation.ts';
 
 export type FtpServerForm = {
   name: string;
@@ -16,7 +19,7 @@ export type FtpServerForm = {
 };
 
 export const defaultMaxConnections = 4;
-const maxConnectionsField = ftpServerBody.shape.maxConnections;
+const body = ftpServerBody.shape;
 
 export const emptyForm: FtpServerForm = {
   name: '',
@@ -42,13 +45,11 @@ export const formOf = (server: FtpServer): FtpServerForm => ({
 });
 
 /** 'Port must be between 1 and 65535' for anything but nothing or 1..65535 in digits. */
-export const portProblem = (port: string): 'portInvalid' | null =>
-  portField.safeParse(port.trim()).success ? null : 'portInvalid';
+const portOk = (port: string) => portField.safeParse(port.trim()).success;
+const maxConnectionsOk = (value: string) =>
+  /^\d+$/.test(value.trim()) && Boolean(body.maxConnections.safeParse(Number(value)).success);
 
-export const maxConnectionsProblem = (value: string): 'maxConnectionsInvalid' | null =>
-  /^\d+$/.test(value.trim()) && maxConnectionsField.safeParse(Number(value)).success
-    ? null
-    : 'maxConnectionsInvalid';
+export const portProblem = (port: string): 'portInvalid' | null => (portOk(port) ? null : 'portInvalid');
 
 /** A port as the server stores it: empty (the protocol's default) or the number. */
 const portKey = (port: string) => (port.trim() === '' ? '' : String(Number(port.trim())));
@@ -77,25 +78,51 @@ export type FormState = {
   missing: Array<'name' | 'host' | 'username' | 'password'>;
 };
 
-export function checkForm(
-  form: FtpServerForm,
-  options: { passwordSet: boolean; stored?: FtpServerForm | null },
-): FormState {
-  const missing: FormState['missing'] = [];
-  const passwordAgain = options.passwordSet && connectionChanged(form, options.stored ?? null);
-  if (!form.name.trim()) missing.push('name');
-  if (!form.host.trim()) missing.push('host');
-  if (!form.username) missing.push('username');
-  if (!form.password && (!options.passwordSet || passwordAgain)) missing.push('password');
-  const port = portProblem(form.port);
-  const maxConnections = maxConnectionsProblem(form.maxConnections);
-  const tooLong = !ftpServerBody.safeParse(toBody({ ...form, port: '', password: form.password })).success;
+export type FormOptions = { passwordSet: boolean; stored?: FtpServerForm | null };
+
+/** A password is stored but the connection changed: it must be typed again. */
+export const passwordAgainFor = (form: FtpServerForm, options: FormOptions) =>
+  options.passwordSet && connectionChanged(form, options.stored ?? null);
+
+/** A stored password is kept unless the connection changed; without one a password is required. */
+const needsPassword = (form: FtpServerForm, options: FormOptions) =>
+  !options.passwordSet || connectionChanged(form, options.stored ?? null);
+
+/**
+ * The form's schema (react-hook-form's resolver): problems are keys, 'required' and 'tooLong' of
+ * `validation.`, 'portInvalid' and 'maxConnectionsInvalid' of `ftpServers.`.
+ */
+export const ftpServerFormSchema = (options: FormOptions): z.ZodType<FtpServerForm, FtpServerForm> =>
+  z
+    .object({
+      name: body.name,
+      host: body.host,
+      port: z.string().refine(portOk, 'portInvalid'),
+      path: body.path.unwrap(),
+      protocol: z.enum(ftpProtocols),
+      username: body.username,
+      password: body.password.unwrap(),
+      maxConnections: z.string().refine(maxConnectionsOk, 'maxConnectionsInvalid'),
+    })
+    .refine((form) => form.password !== '' || !needsPassword(form, options), {
+      path: ['password'],
+      message: 'required',
+      // Also while other fields have problems, so that each field shows its own.
+      when: () => true,
+    });
+
+export function checkForm(form: FtpServerForm, options: FormOptions): FormState {
+  const result = ftpServerFormSchema(options).safeParse(form, { error: validationMessages });
+  const issues = result.success ? [] : result.error.issues;
+  const problem = (field: keyof FtpServerForm) => issues.find((issue) => issue.path[0] === field)?.message;
   return {
-    valid: missing.length === 0 && !port && !maxConnections && !tooLong,
-    passwordAgain,
-    port,
-    maxConnections,
-    missing,
+    valid: result.success,
+    passwordAgain: passwordAgainFor(form, options),
+    port: problem('port') ? 'portInvalid' : null,
+    maxConnections: problem('maxConnections') ? 'maxConnectionsInvalid' : null,
+    missing: (['name', 'host', 'username', 'password'] as const).filter(
+      (field) => problem(field) === 'required',
+    ),
   };
 }
 

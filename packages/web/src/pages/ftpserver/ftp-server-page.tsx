@@ -18,7 +18,8 @@ import {
 } from '@mui/material';
 import { ftpProtocols, limits } from '@photorelay/contract/limits';
 import { useSnackbar } from 'notistack';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
@@ -31,18 +32,20 @@ import {
   useSaveFtpServer,
   useTestFtpServer,
 } from '../../api/ftpservers.ts';
-import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
-import { describeError } from '../../app/errors/report-error.ts';
-import { ItemPath } from '../../app/item-path.tsx';
-import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../app/page.tsx';
-import { useCurrentTeam } from '../../app/session.ts';
-import { findNode } from '../../app/shell/tree-rules.ts';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { ItemPath } from '../../ui/item-path.tsx';
+import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
+import { describeError } from '../../ui/report-error.ts';
+import { useCurrentTeam } from '../../ui/session.ts';
+import { findNode } from '../../ui/tree/tree-rules.ts';
+import { useSchemaForm } from '../../ui/use-schema-form.ts';
 import {
-  checkForm,
   defaultPort,
   emptyForm,
   type FtpServerForm,
   formOf,
+  ftpServerFormSchema,
+  passwordAgainFor,
   toBody,
   toTestBody,
 } from './ftp-server-form.ts';
@@ -60,7 +63,6 @@ function ServerForm({
 }) {
   const { t } = useTranslation('ftpServers');
   const { t: tc } = useTranslation('common');
-  const { t: tv } = useTranslation('validation');
   const { enqueueSnackbar } = useSnackbar();
   const navigate = useNavigate();
   const team = useCurrentTeam();
@@ -68,43 +70,38 @@ function ServerForm({
   const save = useSaveFtpServer(team.teamid);
   const remove = useDeleteFtpServer(team.teamid);
   const test = useTestFtpServer(team.teamid);
-  const [form, setForm] = useState<FtpServerForm>(() => (server ? formOf(server) : emptyForm));
-  const [touched, setTouched] = useState<Partial<Record<keyof FtpServerForm, boolean>>>({});
   const [result, setResult] = useState<TestResult | null>(null);
   const [deleting, setDeleting] = useState(false);
   const passwordSet = server?.passwordSet ?? false;
   const [stored] = useState<FtpServerForm | null>(() => (server ? formOf(server) : null));
-  const state = checkForm(form, { passwordSet, stored });
+  const [schema] = useState(() => ftpServerFormSchema({ passwordSet, stored }));
+  const { form: rhf, input, field } = useSchemaForm(schema, stored ?? emptyForm);
+  const form = useWatch({ control: rhf.control }) as FtpServerForm;
+  const { errors, isValid } = rhf.formState;
+  const passwordAgain = passwordAgainFor(form, { passwordSet, stored });
   const saving = create.isPending || save.isPending;
 
-  const bind = (name: keyof FtpServerForm) => ({
-    value: form[name],
-    onChange: (event: { target: { value: string } }) =>
-      setForm((current) => ({ ...current, [name]: event.target.value })),
-    onBlur: () => setTouched((current) => ({ ...current, [name]: true })),
-  });
-  const required = (name: 'name' | 'host' | 'username' | 'password') =>
-    touched[name] && state.missing.includes(name) ? tv('required') : null;
+  // Host, port, protocol and user name check the password again (deps): a stored one is kept while they stay.
+  const password = field('password');
 
   const runTest = () => {
     setResult(null);
-    test.mutate(toTestBody(form, server?.id), {
+    test.mutate(toTestBody(rhf.getValues(), server?.id), {
       onSuccess: () => setResult({ ok: true }),
       // Spec §8: the server's text in a warning.
       onError: (error) => setResult({ ok: false, text: describeError(error) }),
     });
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!state.valid || !canWrite) return;
+  const submit = rhf.handleSubmit((values) => {
+    if (!canWrite) return;
     const done = () => {
-      enqueueSnackbar(t('saved', { name: form.name.trim() }), { variant: 'success' });
+      enqueueSnackbar(t('saved', { name: values.name.trim() }), { variant: 'success' });
       navigate(listPath);
     };
-    if (server) save.mutate({ id: server.id, body: toBody(form) }, { onSuccess: done });
-    else create.mutate(toBody(form, parentFolderId), { onSuccess: done });
-  };
+    if (server) save.mutate({ id: server.id, body: toBody(values) }, { onSuccess: done });
+    else create.mutate(toBody(values, parentFolderId), { onSuccess: done });
+  });
 
   return (
     <Card>
@@ -114,10 +111,8 @@ function ServerForm({
             <TextField
               label={t('fields.name')}
               required
-              {...bind('name')}
+              {...field('name')}
               disabled={!canWrite}
-              error={Boolean(required('name'))}
-              helperText={required('name') ?? ' '}
               slotProps={{ htmlInput: { maxLength: limits.ftpServerName, 'data-testid': 'ftpserver-name' } }}
             />
           </Section>
@@ -125,36 +120,37 @@ function ServerForm({
           <Section title={t('sections.connection')} text={t('sections.connectionText')}>
             <Grid container spacing={2}>
               <Grid size={{ xs: 12, sm: 5 }}>
-                <TextField
-                  select
-                  label={t('fields.protocol')}
-                  value={form.protocol}
-                  onChange={(event) =>
-                    setForm((current) => ({
-                      ...current,
-                      protocol: event.target.value as FtpServerForm['protocol'],
-                    }))
-                  }
-                  disabled={!canWrite}
-                  helperText=" "
-                  slotProps={{ htmlInput: { 'data-testid': 'ftpserver-protocol' } }}
-                  data-testid="ftpserver-protocol-select"
-                >
-                  {ftpProtocols.map((protocol) => (
-                    <MenuItem key={protocol} value={protocol} data-testid={`protocol-${protocol}`}>
-                      {t(`protocols.${protocol}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
+                <Controller
+                  control={rhf.control}
+                  name="protocol"
+                  rules={{ deps: ['password'] }}
+                  render={({ field: protocolField }) => (
+                    <TextField
+                      select
+                      label={t('fields.protocol')}
+                      value={protocolField.value}
+                      onChange={(event) => protocolField.onChange(event.target.value)}
+                      onBlur={protocolField.onBlur}
+                      disabled={!canWrite}
+                      helperText=" "
+                      slotProps={{ htmlInput: { 'data-testid': 'ftpserver-protocol' } }}
+                      data-testid="ftpserver-protocol-select"
+                    >
+                      {ftpProtocols.map((protocol) => (
+                        <MenuItem key={protocol} value={protocol} data-testid={`protocol-${protocol}`}>
+                          {t(`protocols.${protocol}`)}
+                        </MenuItem>
+                      ))}
+                    </TextField>
+                  )}
+                />
               </Grid>
               <Grid size={{ xs: 12, sm: 7 }}>
                 <TextField
                   label={t('fields.host')}
                   required
-                  {...bind('host')}
+                  {...field('host', ['password'])}
                   disabled={!canWrite}
-                  error={Boolean(required('host'))}
-                  helperText={required('host') ?? ' '}
                   placeholder="ftp.example.com"
                   slotProps={{
                     htmlInput: {
@@ -168,11 +164,11 @@ function ServerForm({
               <Grid size={{ xs: 12, sm: 5 }}>
                 <TextField
                   label={t('fields.port')}
-                  {...bind('port')}
+                  {...input('port', ['password'])}
                   disabled={!canWrite}
-                  error={Boolean(state.port)}
+                  error={Boolean(errors.port)}
                   helperText={
-                    state.port ? t('portInvalid') : t('portHint', { port: defaultPort(form.protocol) })
+                    errors.port ? t('portInvalid') : t('portHint', { port: defaultPort(form.protocol) })
                   }
                   placeholder={String(defaultPort(form.protocol))}
                   slotProps={{
@@ -188,7 +184,7 @@ function ServerForm({
               <Grid size={{ xs: 12, sm: 7 }}>
                 <TextField
                   label={t('fields.path')}
-                  {...bind('path')}
+                  {...input('path')}
                   disabled={!canWrite}
                   helperText={t('pathHint')}
                   placeholder="/incoming/photos"
@@ -210,11 +206,9 @@ function ServerForm({
                 <TextField
                   label={t('fields.username')}
                   required
-                  {...bind('username')}
+                  {...field('username', ['password'])}
                   disabled={!canWrite}
                   autoComplete="off"
-                  error={Boolean(required('username'))}
-                  helperText={required('username') ?? ' '}
                   slotProps={{
                     htmlInput: { maxLength: limits.ftpServerField, 'data-testid': 'ftpserver-username' },
                   }}
@@ -225,19 +219,23 @@ function ServerForm({
                   type="password"
                   label={t('fields.password')}
                   required={!passwordSet}
-                  {...bind('password')}
+                  {...password}
                   disabled={!canWrite}
                   autoComplete="new-password"
-                  placeholder={passwordSet && !state.passwordAgain ? t('passwordSet') : undefined}
-                  error={Boolean(required('password')) || (state.passwordAgain && !form.password)}
+                  placeholder={passwordSet && !passwordAgain ? t('passwordSet') : undefined}
+                  error={password.error || (passwordAgain && !form.password)}
                   helperText={
-                    state.passwordAgain
+                    passwordAgain
                       ? t('passwordAgain')
-                      : (required('password') ?? (passwordSet ? t('passwordKeep') : ' '))
+                      : password.error
+                        ? password.helperText
+                        : passwordSet
+                          ? t('passwordKeep')
+                          : ' '
                   }
                   slotProps={{
                     htmlInput: { maxLength: limits.ftpServerField, 'data-testid': 'ftpserver-password' },
-                    inputLabel: passwordSet && !state.passwordAgain ? { shrink: true } : undefined,
+                    inputLabel: passwordSet && !passwordAgain ? { shrink: true } : undefined,
                   }}
                 />
               </Grid>
@@ -247,10 +245,10 @@ function ServerForm({
           <Section title={t('sections.transfer')} text={t('sections.transferText')}>
             <TextField
               label={t('fields.maxConnections')}
-              {...bind('maxConnections')}
+              {...input('maxConnections')}
               disabled={!canWrite}
-              error={Boolean(state.maxConnections)}
-              helperText={state.maxConnections ? t('maxConnectionsInvalid') : t('maxConnectionsHint')}
+              error={Boolean(errors.maxConnections)}
+              helperText={errors.maxConnections ? t('maxConnectionsInvalid') : t('maxConnectionsHint')}
               sx={{ maxWidth: 220 }}
               slotProps={{
                 htmlInput: { inputMode: 'numeric', maxLength: 2, 'data-testid': 'ftpserver-maxconnections' },
@@ -288,7 +286,7 @@ function ServerForm({
               variant="outlined"
               startIcon={test.isPending ? <CircularProgress size={16} /> : <NetworkCheckOutlinedIcon />}
               onClick={runTest}
-              disabled={!state.valid || test.isPending}
+              disabled={!isValid || test.isPending}
               data-testid="ftpserver-test"
             >
               {t('test')}
@@ -297,7 +295,7 @@ function ServerForm({
               type="submit"
               variant="contained"
               startIcon={saving ? <CircularProgress size={16} color="inherit" /> : <SaveOutlinedIcon />}
-              disabled={!state.valid || !canWrite || saving}
+              disabled={!isValid || !canWrite || saving}
               data-testid="ftpserver-save"
             >
               {t('save')}

@@ -7,10 +7,10 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useFolderTree } from '../../api/folders.ts';
 import { useFtpServers } from '../../api/ftpservers.ts';
-import { DataTable } from '../../app/data-table.tsx';
-import { ItemLink } from '../../app/item-link.tsx';
-import { PageContainer, PageHeader, StatusPanel } from '../../app/page.tsx';
-import { useCurrentTeam } from '../../app/session.ts';
+import { DataTable } from '../../ui/data-table.tsx';
+import { ItemLink } from '../../ui/item-link.tsx';
+import { PageContainer, PageHeader, StatusPanel } from '../../ui/page.tsx';
+import { useCurrentTeam } from '../../ui/session.ts';
 
 const mono = { fontFamily: '"JetBrains Mono", "SFMono-Regular", Consolas, monospace', fontSize: '0.85rem' };
 

@@ -12,24 +12,24 @@ import { Box, Button, Card, CardContent, Container, Grid, Stack, Typography } fr
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { LoginForm } from '../../app/login-form.tsx';
-import { useDocumentTitle } from '../../app/page.tsx';
-import { brand } from '../../app/theme.ts';
+import { brand } from '../../ui/brand.ts';
+import { LoginForm } from '../../ui/login-form.tsx';
+import { useDocumentTitle } from '../../ui/page.tsx';
 
 const highlights = ['fast', 'metadata', 'delivery', 'germany'] as const;
 
-const features: { key: string; icon: ReactNode }[] = [
+const features = [
   { key: 'ingest', icon: <CloudUploadOutlinedIcon /> },
   { key: 'metadata', icon: <LocalOfferOutlinedIcon /> },
   { key: 'delivery', icon: <SendOutlinedIcon /> },
   { key: 'calendar', icon: <CalendarMonthOutlinedIcon /> },
-];
+] as const satisfies readonly { key: string; icon: ReactNode }[];
 
-const steps: { key: string; icon: ReactNode }[] = [
+const steps = [
   { key: 'shoot', icon: <PhotoCameraOutlinedIcon /> },
   { key: 'stamp', icon: <BoltOutlinedIcon /> },
   { key: 'deliver', icon: <SendOutlinedIcon /> },
-];
+] as const satisfies readonly { key: string; icon: ReactNode }[];
 
 function Hero() {
   const { t } = useTranslation('landing');

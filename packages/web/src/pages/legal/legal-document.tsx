@@ -4,7 +4,7 @@ import { Alert, Box, Card, CardContent, Skeleton, Stack, Typography } from '@mui
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePublicSettings } from '../../api/settings.ts';
-import { PageContainer, PageHeader } from '../../app/page.tsx';
+import { PageContainer, PageHeader } from '../../ui/page.tsx';
 
 type Section = { heading: string; body: string };
 export type LegalDocumentKey = 'imprint' | 'privacy' | 'terms';

@@ -2,8 +2,8 @@
 import { Link, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { LoginForm } from '../../app/login-form.tsx';
-import { AuthCard } from '../../app/page.tsx';
+import { LoginForm } from '../../ui/login-form.tsx';
+import { AuthCard } from '../../ui/page.tsx';
 
 export function LoginPage() {
   const { t } = useTranslation('login');

@@ -7,8 +7,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLogout, useUserInfo } from '../../api/account.ts';
-import { StatusCard } from '../../app/page.tsx';
-import { useSession } from '../../app/session.ts';
+import { StatusCard } from '../../ui/page.tsx';
+import { useSession } from '../../ui/session.ts';
 
 export function NoTeamPage() {
   const { t } = useTranslation('noTeam');

@@ -2,7 +2,7 @@ import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { Button } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { StatusCard } from '../../app/page.tsx';
+import { StatusCard } from '../../ui/page.tsx';
 
 export function NotFoundPage() {
   const { t } = useTranslation('notFound');

@@ -10,8 +10,8 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useConfirmInvitation, useInvitation } from '../../api/calendar.ts';
 import { ApiError, NetworkError } from '../../api/client.ts';
-import { PageSpinner, StatusCard } from '../../app/page.tsx';
-import { useSession } from '../../app/session.ts';
+import { PageSpinner, StatusCard } from '../../ui/page.tsx';
+import { useSession } from '../../ui/session.ts';
 import { checkInvitationParams } from './invitation-params.ts';
 
 type Outcome = 'accepted' | 'declined' | 'failed' | 'notOk';

@@ -24,10 +24,10 @@ import { useSnackbar } from 'notistack';
 import { type FormEvent, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSwitchTeam, useUpdateProfile } from '../../api/account.ts';
-import { PageContainer, PageHeader } from '../../app/page.tsx';
-import { type LoggedInSession, useSession } from '../../app/session.ts';
-import { useFormFields } from '../../app/use-form-fields.ts';
-import { hasErrors, validateRequired } from '../../app/validation.ts';
+import { PageContainer, PageHeader } from '../../ui/page.tsx';
+import { type LoggedInSession, useSession } from '../../ui/session.ts';
+import { useFormFields } from '../../ui/use-form-fields.ts';
+import { hasErrors, validateRequired } from '../../ui/validation.ts';
 import { CalendarFeedCard } from './calendar-feed.tsx';
 
 function DetailsCard({ session }: { session: LoggedInSession }) {

@@ -13,10 +13,10 @@ import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { useConnectionLog } from '../../api/projects.ts';
-import { CardHeading } from '../../app/card-heading.tsx';
-import { DataTable } from '../../app/data-table.tsx';
-import { formatDateTime, formatTime } from '../../app/format.ts';
-import { StatusPanel } from '../../app/page.tsx';
+import { CardHeading } from '../../ui/card-heading.tsx';
+import { DataTable } from '../../ui/data-table.tsx';
+import { formatDateTime, formatTime } from '../../ui/format.ts';
+import { StatusPanel } from '../../ui/page.tsx';
 
 type Session = z.infer<typeof connectionSession>;
 

@@ -5,8 +5,8 @@ import { useSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DestinationRef, useDestinationMutations } from '../../api/projects.ts';
-import { ConfirmDialog } from '../../app/confirm-dialog.tsx';
-import { RemoveButton } from '../../app/remove-button.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { RemoveButton } from '../../ui/remove-button.tsx';
 
 type Mutations = ReturnType<typeof useDestinationMutations>;
 

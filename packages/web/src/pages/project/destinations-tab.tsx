@@ -25,9 +25,9 @@ import {
   type ProjectFtpServer,
   useDestinationMutations,
 } from '../../api/projects.ts';
-import { CardHeading } from '../../app/card-heading.tsx';
-import { DataTable, type DataTableColumn } from '../../app/data-table.tsx';
-import { ItemLink } from '../../app/item-link.tsx';
+import { CardHeading } from '../../ui/card-heading.tsx';
+import { DataTable, type DataTableColumn } from '../../ui/data-table.tsx';
+import { ItemLink } from '../../ui/item-link.tsx';
 import { DestinationControls } from './destination-controls.tsx';
 
 type Mutations = ReturnType<typeof useDestinationMutations>;

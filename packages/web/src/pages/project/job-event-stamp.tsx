@@ -5,7 +5,7 @@ import { Typography } from '@mui/material';
 import { eventStampDetail } from '@photorelay/contract/externalcalendars';
 import { useTranslation } from 'react-i18next';
 import type { Job } from '../../api/jobs.ts';
-import { formatDateTime } from '../../app/format.ts';
+import { formatDateTime } from '../../ui/format.ts';
 
 function eventStampOf(job: Pick<Job, 'detail'>) {
   const detail = job.detail as { processing?: { eventStamp?: unknown } } | null;

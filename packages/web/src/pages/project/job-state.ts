@@ -3,14 +3,15 @@
 // error; succeeded with the retries when there were any; duplicate (the camera sent the same
 // file again, it is not sent twice); rejected (with the script's reason) and skipped by a script;
 // anything else UNKNOWN.
+import type { ParseKeys } from 'i18next';
 import type { Job } from '../../api/jobs.ts';
-import { formatTime, formatTimeUntil } from '../../app/format.ts';
+import { formatTime, formatTimeUntil } from '../../ui/format.ts';
 
 export type JobTone = 'info' | 'progress' | 'error' | 'success' | 'neutral';
 
 /** A text of the `jobs` namespace with its values, or a text as the server sent it. */
 export type JobText =
-  | { key: string; values?: Record<string, string | number>; suffix?: string }
+  | { key: ParseKeys<'jobs'>; values?: Record<string, string | number>; suffix?: string }
   | { text: string };
 
 export type JobStateView = {

@@ -2,8 +2,8 @@
 // catalog it checks inputs against load with the tab, not with the project page.
 import type { Project } from '@photorelay/contract/projects';
 import { lazy, Suspense } from 'react';
-import { PageSpinner } from '../../app/page.tsx';
-import { useCurrentTeam } from '../../app/session.ts';
+import { PageSpinner } from '../../ui/page.tsx';
+import { useCurrentTeam } from '../../ui/session.ts';
 import { EventStampSetting } from './metadata/event-stamp-setting.tsx';
 import { HoldSetting } from './metadata/hold-setting.tsx';
 

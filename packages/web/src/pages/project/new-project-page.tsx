@@ -19,15 +19,16 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useFolderTree } from '../../api/folders.ts';
 import { useCreateProject } from '../../api/projects.ts';
-import { PageContainer, PageHeader } from '../../app/page.tsx';
-import { useCurrentTeam } from '../../app/session.ts';
-import { findNode } from '../../app/shell/tree-rules.ts';
+import { PageContainer, PageHeader } from '../../ui/page.tsx';
+import { useCurrentTeam } from '../../ui/session.ts';
+import { useNodeLabel } from '../../ui/tree/node-label.ts';
+import { findNode } from '../../ui/tree/tree-rules.ts';
 import { projectNameProblem } from './project-name.ts';
 
 export function NewProjectPage() {
   const { t } = useTranslation('projects');
   const { t: tc } = useTranslation('common');
-  const { t: tshell } = useTranslation('shell');
+  const labelOf = useNodeLabel();
   const { enqueueSnackbar } = useSnackbar();
   const navigate = useNavigate();
   const team = useCurrentTeam();
@@ -77,7 +78,7 @@ export function NewProjectPage() {
                 <Chip
                   size="small"
                   icon={<FolderOutlinedIcon />}
-                  label={parent.isRoot ? tshell(`tree.labels.${parent.type}`) : parent.name}
+                  label={labelOf(parent)}
                   data-testid="new-project-parent"
                 />
               </Stack>

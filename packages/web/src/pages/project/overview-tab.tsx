@@ -24,9 +24,9 @@ import { useSnackbar } from 'notistack';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Project } from '../../api/projects.ts';
-import { copyText } from '../../app/clipboard.ts';
-import { formatNumber, formatSize } from '../../app/format.ts';
-import { StatCard } from '../../app/stat-card.tsx';
+import { copyText } from '../../ui/clipboard.ts';
+import { formatNumber, formatSize } from '../../ui/format.ts';
+import { StatCard } from '../../ui/stat-card.tsx';
 import { ConnectionLog } from './connection-log.tsx';
 import { TestImageCard } from './metadata/test-image-preview.tsx';
 

@@ -22,8 +22,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLiveJob, type Job, useJobPage, useRetryJob } from '../../api/jobs.ts';
 import type { Project } from '../../api/projects.ts';
-import { CardHeading } from '../../app/card-heading.tsx';
-import { DataTable } from '../../app/data-table.tsx';
+import { CardHeading } from '../../ui/card-heading.tsx';
+import { DataTable } from '../../ui/data-table.tsx';
 import {
   formatCompactDateTime,
   formatDateTime,
@@ -31,8 +31,8 @@ import {
   formatNumber,
   formatSize,
   formatSpeed,
-} from '../../app/format.ts';
-import { StatusPanel } from '../../app/page.tsx';
+} from '../../ui/format.ts';
+import { StatusPanel } from '../../ui/page.tsx';
 import { JobEventStamp } from './job-event-stamp.tsx';
 import { describeJobState, type JobText, type JobTone, unstampedReason, uploadSpeed } from './job-state.ts';
 

@@ -1,6 +1,6 @@
 // The project's script tab (spec §2 'Project tabs: Script': upload, download, remove).
 import type { Project } from '../../api/projects.ts';
-import { ScriptPanel } from '../../app/script-panel.tsx';
+import { ScriptPanel } from '../../ui/script-panel.tsx';
 
 export function ScriptTab({ project, teamUuid }: { project: Project; teamUuid: string }) {
   return (

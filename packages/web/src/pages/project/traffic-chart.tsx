@@ -14,7 +14,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { statsDays, useProjectStats } from '../../api/projects.ts';
-import { formatNumber, formatSize } from '../../app/format.ts';
+import { formatNumber, formatSize } from '../../ui/format.ts';
 import { fillHours, totals } from './traffic-series.ts';
 
 type Measure = 'files' | 'bytes';

@@ -2,15 +2,18 @@
 import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
 import { Alert, Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { z } from 'zod';
 import { useRequestPasswordReset } from '../../api/account.ts';
 import { ApiError } from '../../api/client.ts';
-import { AuthCard, StatusCard } from '../../app/page.tsx';
-import { useFormFields } from '../../app/use-form-fields.ts';
-import { validateEmail } from '../../app/validation.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { AuthCard, StatusCard } from '../../ui/page.tsx';
+import { useSchemaForm } from '../../ui/use-schema-form.ts';
+import { emailField } from '../../ui/validation.ts';
+
+const recoverSchema = z.object({ email: emailField });
 
 function EmailSent() {
   const { t } = useTranslation('recover');
@@ -32,27 +35,21 @@ function EmailSent() {
 
 export function RecoverPage() {
   const { t } = useTranslation('recover');
-  const { t: tv } = useTranslation('validation');
-  const form = useFormFields({ email: '' });
+  const { form, field } = useSchemaForm(recoverSchema, { email: '' });
   const request = useRequestPasswordReset({ handlesError: (error) => error instanceof ApiError });
   const [problem, setProblem] = useState<'somethingWrong' | 'tooManyRequests' | null>(null);
   const [sent, setSent] = useState(false);
-  const error = validateEmail(form.values.email);
-  const shownError = form.shown('email', error);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.touchAll();
-    if (error) return;
+  const submit = form.handleSubmit((values) => {
     setProblem(null);
     request.mutate(
-      { email: form.values.email.trim(), language: currentLanguage() },
+      { email: values.email.trim(), language: currentLanguage() },
       {
         onSuccess: (answer) => (answer.result === 'OK' ? setSent(true) : setProblem('somethingWrong')),
         onError: (failure) => setProblem(isTooMany(failure) ? 'tooManyRequests' : 'somethingWrong'),
       },
     );
-  };
+  });
 
   if (sent) return <EmailSent />;
 
@@ -80,16 +77,14 @@ export function RecoverPage() {
             autoComplete="email"
             required
             autoFocus
-            {...form.bind('email')}
-            error={Boolean(shownError)}
-            helperText={shownError ? tv(shownError) : ' '}
+            {...field('email')}
             slotProps={{ htmlInput: { maxLength: limits.emailField, 'data-testid': 'recover-email' } }}
           />
           <Button
             type="submit"
             variant="contained"
             size="large"
-            disabled={Boolean(error) || request.isPending}
+            disabled={!form.formState.isValid || request.isPending}
             data-testid="recover-submit"
           >
             {t('submit')}

@@ -4,33 +4,33 @@ import LockResetIcon from '@mui/icons-material/LockReset';
 import TaskAltIcon from '@mui/icons-material/TaskAlt';
 import { Alert, Box, Button, Link, Stack, TextField } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { z } from 'zod';
 import { useResetPassword } from '../../api/account.ts';
 import { ApiError } from '../../api/client.ts';
-import { AuthCard, StatusCard } from '../../app/page.tsx';
-import { useCompleteLogin } from '../../app/session.ts';
-import { useFormFields } from '../../app/use-form-fields.ts';
-import { hasErrors, validatePassword, validateRepeat } from '../../app/validation.ts';
+import { AuthCard, StatusCard } from '../../ui/page.tsx';
+import { useCompleteLogin } from '../../ui/session.ts';
+import { useSchemaForm } from '../../ui/use-schema-form.ts';
+import { passwordField, passwordsEqual, passwordsEqualRule, repeatField } from '../../ui/validation.ts';
+
+const resetSchema = z
+  .object({ password: passwordField, repeat: repeatField })
+  .refine(passwordsEqual, passwordsEqualRule);
 
 export function ResetPasswordPage() {
   const { t } = useTranslation('resetPassword');
-  const { t: tv } = useTranslation('validation');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const selector = params.get('selector') ?? '';
-  const form = useFormFields({ password: '', repeat: '' });
+  const { form, field } = useSchemaForm(resetSchema, { password: '', repeat: '' });
   const reset = useResetPassword({ handlesError: (error) => error instanceof ApiError });
   const completeLogin = useCompleteLogin();
   const [problem, setProblem] = useState(false);
   const [done, setDone] = useState(false);
 
-  const errors = {
-    password: validatePassword(form.values.password),
-    repeat: validateRepeat(form.values.password, form.values.repeat),
-  };
-  const invalid = hasErrors(errors);
+  const invalid = !form.formState.isValid;
 
   if (!token || !selector) {
     return (
@@ -67,13 +67,10 @@ export function ResetPasswordPage() {
     );
   }
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.touchAll();
-    if (invalid) return;
+  const submit = form.handleSubmit((values) => {
     setProblem(false);
     reset.mutate(
-      { token, selector, password: form.values.password },
+      { token, selector, password: values.password },
       {
         onSuccess: async (answer) => {
           if (!answer.logged_in) return setProblem(true);
@@ -83,12 +80,7 @@ export function ResetPasswordPage() {
         onError: () => setProblem(true),
       },
     );
-  };
-
-  const fieldProps = (name: keyof typeof errors) => {
-    const error = form.shown(name, errors[name]);
-    return { ...form.bind(name), error: Boolean(error), helperText: error ? tv(error) : ' ' };
-  };
+  });
 
   return (
     <AuthCard title={t('title')} subtitle={t('subtitle')} testId="reset-page">
@@ -113,7 +105,7 @@ export function ResetPasswordPage() {
             autoComplete="new-password"
             required
             autoFocus
-            {...fieldProps('password')}
+            {...field('password', ['repeat'])}
             slotProps={{ htmlInput: { maxLength: limits.passwordMax, 'data-testid': 'reset-password' } }}
           />
           <TextField
@@ -121,7 +113,7 @@ export function ResetPasswordPage() {
             type="password"
             autoComplete="new-password"
             required
-            {...fieldProps('repeat')}
+            {...field('repeat')}
             slotProps={{ htmlInput: { maxLength: limits.passwordMax, 'data-testid': 'reset-repeat' } }}
           />
           <Button

@@ -5,21 +5,38 @@ import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined
 import PersonAddAltOutlinedIcon from '@mui/icons-material/PersonAddAltOutlined';
 import { Alert, Box, Button, Grid, Link, Stack, TextField, Typography } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { z } from 'zod';
 import { useRegister } from '../../api/account.ts';
 import { ApiError } from '../../api/client.ts';
-import { AuthCard, StatusCard } from '../../app/page.tsx';
-import { useFormFields } from '../../app/use-form-fields.ts';
-import {
-  hasErrors,
-  validateEmail,
-  validatePassword,
-  validateRepeat,
-  validateRequired,
-} from '../../app/validation.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { AuthCard, StatusCard } from '../../ui/page.tsx';
+import { useSchemaForm } from '../../ui/use-schema-form.ts';
+import {
+  emailField,
+  nameField,
+  passwordField,
+  passwordsEqual,
+  passwordsEqualRule,
+  repeatField,
+  requiredText,
+} from '../../ui/validation.ts';
+
+/** Spec §5 'Signup': the company is asked for unless the user was invited. */
+const signupSchema = (invitation: boolean) =>
+  z
+    .object({
+      firstName: nameField,
+      lastName: nameField,
+      companyName: invitation ? z.string() : requiredText(limits.companyName),
+      email: emailField,
+      password: passwordField,
+      repeat: repeatField,
+    })
+    .refine(passwordsEqual, passwordsEqualRule);
+type SignupValues = z.infer<ReturnType<typeof signupSchema>>;
 
 type SignupProblem = 'userAlreadyExists' | 'tooManyRequests' | 'sendMailFailed' | 'somethingWrong';
 
@@ -61,11 +78,11 @@ function RegistrationSent({ email, invitation }: { email: string; invitation: bo
 
 export function SignupPage() {
   const { t } = useTranslation('signup');
-  const { t: tv } = useTranslation('validation');
   const [params] = useSearchParams();
   const invitationToken = params.get('token') ?? '';
   const invitation = invitationToken !== '';
-  const form = useFormFields({
+  const [schema] = useState(() => signupSchema(invitation));
+  const { form, field } = useSchemaForm<SignupValues>(schema, {
     firstName: '',
     lastName: '',
     companyName: '',
@@ -76,31 +93,9 @@ export function SignupPage() {
   const register = useRegister({ handlesError: (error) => error instanceof ApiError });
   const [problem, setProblem] = useState<SignupProblem | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const { values } = form;
+  const invalid = !form.formState.isValid;
 
-  const errors = {
-    firstName: validateRequired(values.firstName, limits.nameField),
-    lastName: validateRequired(values.lastName, limits.nameField),
-    companyName: invitation ? null : validateRequired(values.companyName, limits.companyName),
-    email: validateEmail(values.email),
-    password: validatePassword(values.password),
-    repeat: validateRepeat(values.password, values.repeat),
-  };
-  const invalid = hasErrors(errors);
-
-  const fieldProps = (name: keyof typeof errors) => {
-    const error = form.shown(name, errors[name]);
-    return {
-      ...form.bind(name),
-      error: Boolean(error),
-      helperText: error ? tv(error) : ' ',
-    };
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.touchAll();
-    if (invalid) return;
+  const submit = form.handleSubmit((values) => {
     setProblem(null);
     const email = values.email.trim();
     register.mutate(
@@ -118,7 +113,7 @@ export function SignupPage() {
         onError: (error) => setProblem(problemFor(error)),
       },
     );
-  };
+  });
 
   if (sentTo !== null) return <RegistrationSent email={sentTo} invitation={invitation} />;
 
@@ -150,7 +145,7 @@ export function SignupPage() {
               autoComplete="given-name"
               required
               autoFocus
-              {...fieldProps('firstName')}
+              {...field('firstName')}
               slotProps={{ htmlInput: { maxLength: limits.nameField, 'data-testid': 'signup-firstName' } }}
             />
           </Grid>
@@ -159,7 +154,7 @@ export function SignupPage() {
               label={t('fields.lastName')}
               autoComplete="family-name"
               required
-              {...fieldProps('lastName')}
+              {...field('lastName')}
               slotProps={{ htmlInput: { maxLength: limits.nameField, 'data-testid': 'signup-lastName' } }}
             />
           </Grid>
@@ -169,7 +164,7 @@ export function SignupPage() {
                 label={t('fields.companyName')}
                 autoComplete="organization"
                 required
-                {...fieldProps('companyName')}
+                {...field('companyName')}
                 slotProps={{
                   htmlInput: { maxLength: limits.companyName, 'data-testid': 'signup-companyName' },
                 }}
@@ -183,7 +178,7 @@ export function SignupPage() {
               autoComplete="email"
               required
               disabled={invitation}
-              {...fieldProps('email')}
+              {...field('email')}
               slotProps={{
                 htmlInput: {
                   maxLength: limits.emailField,
@@ -199,7 +194,7 @@ export function SignupPage() {
               type="password"
               autoComplete="new-password"
               required
-              {...fieldProps('password')}
+              {...field('password', ['repeat'])}
               slotProps={{ htmlInput: { maxLength: limits.passwordMax, 'data-testid': 'signup-password' } }}
             />
           </Grid>
@@ -209,7 +204,7 @@ export function SignupPage() {
               type="password"
               autoComplete="new-password"
               required
-              {...fieldProps('repeat')}
+              {...field('repeat')}
               slotProps={{ htmlInput: { maxLength: limits.passwordMax, 'data-testid': 'signup-repeat' } }}
             />
           </Grid>

@@ -5,8 +5,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useUserInfo } from '../../api/account.ts';
-import { StatusCard } from '../../app/page.tsx';
-import { useSession } from '../../app/session.ts';
+import { StatusCard } from '../../ui/page.tsx';
+import { useSession } from '../../ui/session.ts';
 
 /** How often the page asks whether the team is ready. */
 const pollMs = 3000;

@@ -6,8 +6,8 @@ import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type TeamMember, useForceAcceptInvite } from '../../api/teams.ts';
-import { FormDialog } from '../../app/form-dialog.tsx';
-import { hasErrors, validatePassword, validateRequired } from '../../app/validation.ts';
+import { FormDialog } from '../../ui/form-dialog.tsx';
+import { hasErrors, validatePassword, validateRequired } from '../../ui/validation.ts';
 
 type Props = { member: TeamMember; teamUuid: string; onClose: () => void };
 

@@ -6,8 +6,8 @@ import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type TeamMember, useGroups, useUpdateMember } from '../../api/teams.ts';
-import { FormDialog } from '../../app/form-dialog.tsx';
-import { useGroupLabel } from '../../app/group-label.ts';
+import { FormDialog } from '../../ui/form-dialog.tsx';
+import { useGroupLabel } from '../../ui/group-label.ts';
 import { memberChange } from './member-change.ts';
 
 type Props = { member: TeamMember; teamUuid: string; onClose: () => void };

@@ -7,9 +7,9 @@ import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useInviteMember } from '../../api/teams.ts';
-import { FormDialog } from '../../app/form-dialog.tsx';
-import { isInviteEmail } from '../../app/validation.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { FormDialog } from '../../ui/form-dialog.tsx';
+import { isInviteEmail } from '../../ui/validation.ts';
 import { inviteResultMessage } from './invite-result.ts';
 
 type Props = { open: boolean; teamUuid: string; onClose: () => void };

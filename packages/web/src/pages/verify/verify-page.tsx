@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { postVerify } from '../../api/account.ts';
 import { ApiError, NetworkError } from '../../api/client.ts';
-import { StatusCard } from '../../app/page.tsx';
+import { StatusCard } from '../../ui/page.tsx';
 
 type VerifyState = 'invalidParameters' | 'processing' | 'success' | 'notOk' | 'failed';
 

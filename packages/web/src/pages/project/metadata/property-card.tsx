@@ -16,7 +16,8 @@ import { useTranslation } from 'react-i18next';
 import { useSetXmpMode, type XmpMode, type XmpProperty } from '../../../api/metadata.ts';
 import { useMetadata } from './metadata-context.tsx';
 import { modeOptions } from './metadata-model.ts';
-import { FieldEditor, titleOf, typeName } from './value-inputs.tsx';
+import { titleOf, typeName } from './value-input.tsx';
+import { FieldEditor } from './value-inputs.tsx';
 
 /** Accent per mode, so the active properties stand out while scrolling. */
 const modeColors: Record<XmpMode, string> = {
@@ -55,7 +56,7 @@ function ModeSelect({ property, mode }: { property: XmpProperty; mode: XmpMode }
                   flexShrink: 0,
                 }}
               />
-              <span>{t(`modes.${value as string}`)}</span>
+              <span>{t(`modes.${value as XmpMode | 'off'}`)}</span>
             </Stack>
           ),
           MenuProps: { slotProps: { paper: { sx: { maxWidth: 320 } } } },

@@ -14,7 +14,7 @@ import {
   processImageDetail,
   useProcessImage,
 } from '../../../api/metadata.ts';
-import { formatSize } from '../../../app/format.ts';
+import { formatSize } from '../../../ui/format.ts';
 import { DropArea } from './drop-area.tsx';
 import { errorText } from './error-text.ts';
 import { readAsDataUrl, splitPositionedError } from './files.ts';

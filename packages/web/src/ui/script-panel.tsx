@@ -11,8 +11,8 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '../api/client.ts';
 import { type ScriptOwner, useDeleteScript, useScript, useStoreScriptFile } from '../api/scripts.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
-import { describeError } from './errors/report-error.ts';
 import { readAsDataUrl } from './read-file.ts';
+import { describeError } from './report-error.ts';
 
 type Failure = { position?: string; line?: number; message: string };
 

@@ -4,11 +4,13 @@ import { Breadcrumbs, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useFolderTree } from '../api/folders.ts';
-import { ancestorKeys, findNode } from './shell/tree-rules.ts';
+import { useNodeLabel } from './tree/node-label.ts';
+import { ancestorKeys, findNode } from './tree/tree-rules.ts';
 
 /** `nodeKey` is the tree key of the item: 'project-7', 'ftpserver-3', 'folder-12'. */
 export function ItemPath({ teamUuid, nodeKey }: { teamUuid: string; nodeKey: string }) {
   const { t } = useTranslation('shell');
+  const label = useNodeLabel();
   const tree = useFolderTree(teamUuid);
   const roots = tree.data ?? [];
   const keys = ancestorKeys(roots, (node) => node.key === nodeKey) ?? [];
@@ -17,8 +19,6 @@ export function ItemPath({ teamUuid, nodeKey }: { teamUuid: string; nodeKey: str
     .filter((node) => node !== null);
   const item = findNode(roots, (node) => node.key === nodeKey);
   if (!item) return null;
-  const label = (node: { isRoot: boolean; type: string; name: string }) =>
-    node.isRoot ? t(`tree.labels.${node.type}`) : node.name;
   return (
     <Breadcrumbs sx={{ fontSize: '0.85rem' }} aria-label={t('drawer.tree')} data-testid="item-path">
       {folders.map((folder) => (

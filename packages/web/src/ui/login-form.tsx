@@ -1,13 +1,23 @@
 // The sign-in form, shown on /login and on the landing page (spec §4 'Login', §8).
 import LoginIcon from '@mui/icons-material/Login';
 import { Alert, Box, Button, Checkbox, FormControlLabel, Link, Stack, TextField } from '@mui/material';
+import { postLoginBody } from '@photorelay/contract/account';
 import { limits } from '@photorelay/contract/limits';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
+import { z } from 'zod';
 import { useLogin, useResendVerification } from '../api/account.ts';
 import { ApiError } from '../api/client.ts';
 import { useCompleteLogin } from './session.ts';
+import { useSchemaForm } from './use-schema-form.ts';
+
+/** The server's login body; Sign in needs a password (spec §5). */
+const loginSchema = postLoginBody.extend({
+  password: z.string().min(1).pipe(postLoginBody.shape.password),
+  rememberme: z.boolean(),
+});
 
 type LoginProblem = 'invalidLogin' | 'emailNotVerified' | 'tooManyRequests';
 
@@ -19,19 +29,15 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
   const navigate = useNavigate();
   const login = useLogin(loginErrorMeta);
   const completeLogin = useCompleteLogin();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [rememberMe, setRememberMe] = useState(true);
+  const { form, input } = useSchemaForm(loginSchema, { email: '', password: '', rememberme: true });
   const [problem, setProblem] = useState<LoginProblem | null>(null);
   const [finishing, setFinishing] = useState(false);
   const resend = useResendVerification();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) return;
+  const submit = form.handleSubmit(({ email, password, rememberme }) => {
     setProblem(null);
     login.mutate(
-      { email: email.trim(), password, rememberme: rememberMe },
+      { email: email.trim(), password, rememberme },
       {
         onSuccess: async () => {
           setFinishing(true);
@@ -51,7 +57,7 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
         },
       },
     );
-  };
+  });
 
   const busy = login.isPending || finishing;
   return (
@@ -68,7 +74,10 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
                   size="small"
                   disabled={resend.isPending}
                   onClick={() =>
-                    resend.mutate({ email: email.trim(), language: i18n.language === 'de' ? 'de' : 'en' })
+                    resend.mutate({
+                      email: form.getValues('email').trim(),
+                      language: i18n.language === 'de' ? 'de' : 'en',
+                    })
                   }
                   data-testid="login-resend-verification"
                 >
@@ -88,29 +97,32 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
         <TextField
           label={t('email')}
           type="email"
-          name="email"
           autoComplete="username"
           autoFocus={autoFocus}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          {...input('email')}
           slotProps={{ htmlInput: { maxLength: limits.emailField, 'data-testid': 'login-email' } }}
         />
         <TextField
           label={t('password')}
           type="password"
-          name="password"
           autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          {...input('password')}
           slotProps={{ htmlInput: { maxLength: limits.passwordMax, 'data-testid': 'login-password' } }}
         />
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
           <FormControlLabel
             control={
-              <Checkbox
-                checked={rememberMe}
-                onChange={(event) => setRememberMe(event.target.checked)}
-                size="small"
+              <Controller
+                control={form.control}
+                name="rememberme"
+                render={({ field: box }) => (
+                  <Checkbox
+                    checked={box.value}
+                    onChange={(event) => box.onChange(event.target.checked)}
+                    onBlur={box.onBlur}
+                    size="small"
+                  />
+                )}
               />
             }
             label={t('rememberMe')}
@@ -124,7 +136,7 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
           type="submit"
           variant="contained"
           size="large"
-          disabled={!password || busy}
+          disabled={!form.formState.isValid || busy}
           startIcon={<LoginIcon />}
           data-testid="login-submit"
         >

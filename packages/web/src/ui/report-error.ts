@@ -2,9 +2,9 @@
 // (unless the caller handled it); a network failure shows 'FAILED'; an exception in a success
 // handler shows its message.
 import { enqueueSnackbar } from 'notistack';
-import { ApiError, NetworkError } from '../../api/client.ts';
-import { CommandError } from '../../api/commands.ts';
-import i18n from '../../i18n/i18n.ts';
+import { ApiError, NetworkError } from '../api/client.ts';
+import { CommandError } from '../api/commands.ts';
+import i18n from '../i18n/i18n.ts';
 
 export const isAbortError = (error: unknown) =>
   (error instanceof DOMException || error instanceof Error) && error.name === 'AbortError';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clampDrawerWidth } from './shell/drawer-width.ts';
 import {
   isInviteEmail,
   validateEmail,
@@ -41,14 +40,5 @@ describe('invite dialog e-mail (spec §5)', () => {
     assert.equal(isInviteEmail(' ines@example.photography '), true);
     assert.equal(isInviteEmail('ines@example.abcdefghijklm'), false);
     assert.equal(isInviteEmail('ines example@example.com'), false);
-  });
-});
-
-describe('drawer width (spec §9)', () => {
-  it('stays between 120 and 400 px', () => {
-    assert.equal(clampDrawerWidth(50), 120);
-    assert.equal(clampDrawerWidth(250.4), 250);
-    assert.equal(clampDrawerWidth(900), 400);
-    assert.equal(clampDrawerWidth(Number.NaN), 200);
   });
 });
