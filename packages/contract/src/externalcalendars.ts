@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { commandStarted } from './commands.ts';
 import { fileDownload, idParam, okResult } from './common.ts';
-import { forAnyone, forMembers, forTeamAdmins, teamRoute, userRoute } from './route.ts';
+import { forAnyone, forMembers, forNode, forTeamAdmins, teamRoute, userRoute } from './route.ts';
 
 /** The kind stored in calendars.type for a feed (spec §3: "google is the external kind"). */
 export const externalCalendarType = 'google';
@@ -53,6 +53,30 @@ export const getCalendarFeedResponse = z.object({
   url: z.string().nullable(),
   webcalUrl: z.string().nullable(),
 });
+
+/**
+ * Event-aware stamping, a project setting: on, a picture whose capture time falls within an
+ * event of the team's default calendar with a booked photographer gets the event's fields where
+ * the project's template (and the picture itself) leave them unset.
+ */
+export const eventStampingSetting = z.object({ eventStamping: z.boolean() });
+export type EventStampingSetting = z.infer<typeof eventStampingSetting>;
+
+/** What the event step wrote into an upload's processing detail (`processing.eventStamp`). */
+export const eventStampDetail = z.union([
+  z.object({
+    /** The event applied: its entry id, summary and times (ISO instants). */
+    entryId: z.number(),
+    summary: z.string(),
+    startAt: z.string(),
+    endAt: z.string(),
+    /** The catalog properties filled. */
+    fields: z.array(z.string()),
+  }),
+  /** Several booked events at the capture time and none of them the camera's photographer's alone. */
+  z.object({ ambiguous: z.array(z.object({ entryId: z.number(), summary: z.string() })) }),
+]);
+export type EventStampDetail = z.infer<typeof eventStampDetail>;
 
 // ---- routes ----
 
@@ -120,4 +144,21 @@ export const getPublicCalendarFeed = userRoute({
   response: fileDownload,
   errors: ['NotFound'],
   access: forAnyone,
+});
+
+const projectId = z.object({ id: idParam });
+export const getEventStamping = teamRoute({
+  method: 'GET',
+  path: '/project/:id/eventstamping',
+  params: projectId,
+  response: eventStampingSetting,
+  access: forNode('read', { kind: 'project', param: 'id' }),
+});
+export const putEventStamping = teamRoute({
+  method: 'PUT',
+  path: '/project/:id/eventstamping',
+  params: projectId,
+  body: eventStampingSetting,
+  response: okResult,
+  access: forNode('write', { kind: 'project', param: 'id' }),
 });

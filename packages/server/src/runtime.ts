@@ -14,6 +14,7 @@ import { listenForWakeups, notifyWorkers, wakeTopics } from './db/wake-channel.t
 import { startIngest } from './ingest/start.ts';
 import { createLog } from './log.ts';
 import { externalCalendarCommands } from './modules/externalcalendars/commands.ts';
+import { eventStampStep } from './modules/externalcalendars/event-stamp-step.ts';
 import { startExternalCalendarRefresh } from './modules/externalcalendars/service.ts';
 import { ftpServerCommands } from './modules/ftpservers/commands.ts';
 import { metadataCommands } from './modules/metadata/commands.ts';
@@ -26,8 +27,11 @@ import { startPipelineWorker } from './pipeline/worker.ts';
 
 export type Role = 'all' | 'web' | 'ingest' | 'worker';
 
-/** What every upload goes through before delivery, in order: scripts see what the template produced. */
-export const processingSteps: readonly ProcessingStep[] = [metadataStep, scriptStep];
+/**
+ * What every upload goes through before delivery, in order: a booked event's fields fill what the
+ * template leaves unset; scripts see what the template and the event produced.
+ */
+export const processingSteps: readonly ProcessingStep[] = [metadataStep, eventStampStep, scriptStep];
 
 /** A handler for every command kind (commands/kinds.ts); the test image runs through `steps`. */
 export const commandHandlers = (steps: readonly ProcessingStep[]) => ({

@@ -147,6 +147,8 @@ export interface ProjectsTable {
   created_at: CreatedAt;
   /** Hold pictures that cannot be stamped (issue 15, migration 0015). */
   hold_unstampable: Generated<boolean>;
+  /** Stamp the booked event of the capture time into unset fields (issue 13, migration 0019). */
+  event_stamping: Generated<boolean>;
 }
 
 export interface FtpServersTable {

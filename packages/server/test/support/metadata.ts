@@ -40,3 +40,29 @@ export function withCameraSerial(jpeg: Buffer, serial: string): Buffer {
   header.writeUInt16BE(payload.length + 2, 2);
   return Buffer.concat([jpeg.subarray(0, 2), header, payload, jpeg.subarray(2)]);
 }
+
+/** The project's uploads by file name once `count` of them are processed (the worker woken meanwhile). */
+export async function processedUploads(server: TestServer, projectId: number, count: number) {
+  const db = server.running.ctx.db;
+  for (let i = 0; i < 400; i++) {
+    const rows = await db
+      .selectFrom('uploads')
+      .select([
+        'filename',
+        'state',
+        'blob_key',
+        'processed_blob_key',
+        'sha256',
+        'processed_sha256',
+        'processing_detail',
+      ])
+      .where('project_id', '=', projectId)
+      .orderBy('id')
+      .execute();
+    if (rows.length === count && rows.every((r) => r.state === 'processed'))
+      return new Map(rows.map((r) => [r.filename, r]));
+    server.running.ctx.wake.pipeline();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('uploads were not processed');
+}

@@ -1,6 +1,9 @@
 // External calendars (spec §7 "Calendar": createexternalcalendar) and the member's own calendar
 // feed URL (profile page). Listing, refresh and delete of external calendars live in calendar.ts.
-import type { ExternalCalendarCommandDetail } from '@photorelay/contract/externalcalendars';
+import type {
+  EventStampingSetting,
+  ExternalCalendarCommandDetail,
+} from '@photorelay/contract/externalcalendars';
 import * as routes from '@photorelay/contract/externalcalendars';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { calendarKeys } from './calendar.ts';
@@ -61,5 +64,28 @@ export function useChangeCalendarFeed(teamUuid: string) {
         ? callRoute(routes.renewCalendarFeed, { teamUuid })
         : callRoute(routes.revokeCalendarFeed, { teamUuid }),
     onSuccess: (answer) => queryClient.setQueryData(externalCalendarKeys.feed(teamUuid), answer),
+  });
+}
+
+// ---- event-aware stamping (a project setting) ----
+
+const eventStampingKey = (teamUuid: string, projectId: number) =>
+  [...teamScope(teamUuid), 'eventstamping', projectId] as const;
+
+export const useEventStamping = (teamUuid: string, projectId: number) =>
+  useQuery({
+    queryKey: eventStampingKey(teamUuid, projectId),
+    queryFn: ({ signal }) =>
+      callRoute(routes.getEventStamping, { teamUuid, params: { id: projectId }, signal }),
+  });
+
+export function useSaveEventStamping(teamUuid: string, projectId: number) {
+  const queryClient = useQueryClient();
+  const key = eventStampingKey(teamUuid, projectId);
+  return useMutation({
+    mutationFn: (setting: EventStampingSetting) =>
+      callRoute(routes.putEventStamping, { teamUuid, params: { id: projectId }, body: setting }),
+    onSuccess: (_result, setting) => queryClient.setQueryData(key, setting),
+    onError: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }

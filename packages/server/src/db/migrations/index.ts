@@ -13,6 +13,7 @@ import * as externalCalendars from './0013-external-calendars.ts';
 import * as scripts from './0014-scripts.ts';
 import * as metadataHold from './0015-metadata-hold.ts';
 import * as uploadFingerprint from './0017-upload-fingerprint.ts';
+import * as eventStamping from './0019-event-stamping.ts';
 import * as uploadThumbnails from './0022-upload-thumbnails.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0014-scripts': scripts,
   '0015-metadata-hold': metadataHold,
   '0017-upload-fingerprint': uploadFingerprint,
+  '0019-event-stamping': eventStamping,
   '0022-upload-thumbnails': uploadThumbnails,
 };

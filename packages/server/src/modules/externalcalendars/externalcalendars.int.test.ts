@@ -7,7 +7,8 @@ import type { ExternalCalendar, ExternalCalendarCommandDetail } from '@photorela
 import { runCommand } from '../../../test/support/commands.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { refreshDueCalendars } from './service.ts';
+import { claimDueCalendar, releaseRefreshLease } from './queries.ts';
+import { refreshDueCalendars, refreshEvery } from './service.ts';
 
 // A league's feed on a local server (loopback: the test server runs with ALLOW_PRIVATE_NETWORKS=1).
 const feeds = new Map<string, string>();
@@ -293,4 +294,53 @@ test('photographers never see external calendars; another team gets 404; the hou
     .where('calendar_id', '=', id)
     .executeTakeFirstOrThrow();
   assert.equal(Number(count.n), 6);
+});
+
+test('the hourly refresh takes one calendar of a team at a time and staggers the next times', async () => {
+  const team = await makeTeam(server);
+  const db = server.running.ctx.db;
+  const ids: number[] = [];
+  for (const name of ['/one.ics', '/two.ics']) {
+    feeds.set(name, leagueFeed());
+    const created = await runCommand<ExternalCalendarCommandDetail>(
+      team.owner.client,
+      team.teamUuid,
+      'createexternalcalendar',
+      { calendarUrl: `${feedBase}${name}` },
+    );
+    assert.equal(created.state, 'ok');
+    ids.push(created.detail.dbcalendarid);
+  }
+  const [first, second] = ids as [number, number];
+  await db
+    .updateTable('calendars')
+    .set({ refresh_due_at: new Date(Date.now() - 60_000) })
+    .where('id', '=', first)
+    .execute();
+  await db
+    .updateTable('calendars')
+    .set({ refresh_due_at: new Date(Date.now() - 30_000) })
+    .where('id', '=', second)
+    .execute();
+  const claim = async () => {
+    // Other teams' due calendars (none in this file's other tests) would be taken too: skip them.
+    for (;;) {
+      const due = await claimDueCalendar(db, 300, refreshEvery.seconds, refreshEvery.jitterSeconds);
+      if (!due || due.team_id === team.teamId) return due?.id;
+    }
+  };
+  assert.equal(await claim(), first, 'the longest due first');
+  assert.equal(await claim(), undefined, 'not the second while the first refreshes');
+  await releaseRefreshLease(db, first);
+  assert.equal(await claim(), second);
+  await releaseRefreshLease(db, second);
+  assert.equal(await claim(), undefined, 'both are due again only in about an hour');
+  const rows = await db.selectFrom('calendars').select('refresh_due_at').where('id', 'in', ids).execute();
+  for (const row of rows) {
+    const next = (row.refresh_due_at?.getTime() ?? 0) - Date.now();
+    assert.ok(
+      next > 3500_000 && next <= (refreshEvery.seconds + refreshEvery.jitterSeconds) * 1000,
+      String(next),
+    );
+  }
 });

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { startCommand } from '../../commands/routes.ts';
 import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
+import * as eventStamp from './event-stamp-service.ts';
 import * as calendars from './service.ts';
 
 /** Spec §7 "Calendar": external calendars; the routes are declared in the contract. */
@@ -24,5 +25,15 @@ export function externalCalendarRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     handle(app, c.updateExternalCalendar, async (request) =>
       startCommand(ctx, request, 'updateexternalcalendar', request.body),
     );
+
+    handle(app, c.getEventStamping, async (request) =>
+      eventStamp.getEventStamping(ctx, request.member, request.params.id),
+    );
+
+    handle(app, c.putEventStamping, async (request) => {
+      const { member, params, body } = request;
+      await eventStamp.setEventStamping(ctx, member, params.id, body.eventStamping);
+      return { result: 'OK' as const };
+    });
   };
 }

@@ -95,8 +95,20 @@ function fetchOptions(ctx: AppContext, overrides: FetchOverrides, validators?: q
   };
 }
 
+/**
+ * The feed's occurrences, one per UID and recurrence id (the first wins: a feed may repeat an
+ * override), so that the entries are inserted without a conflict check per row.
+ */
 function parse(text: string, zone: string): IcsCalendar {
-  return parseIcs(text, { ...importRange(), defaultZone: zone, maxEvents: 50_000 });
+  const feed = parseIcs(text, { ...importRange(), defaultZone: zone, maxEvents: 50_000 });
+  const seen = new Set<string>();
+  const events = feed.events.filter((e) => {
+    const key = q.entryKey(e.uid, e.recurrenceId);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { ...feed, events, skipped: feed.skipped + feed.events.length - events.length };
 }
 
 /** Command createexternalcalendar: fetch, read, then store the calendar and its entries in one transaction. */

@@ -10,7 +10,13 @@ import { Client } from 'basic-ftp';
 import type { TestClient } from '../../../test/support/client.ts';
 import { runCommand } from '../../../test/support/commands.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
-import { createProject, dataUrl, readImage, withCameraSerial } from '../../../test/support/metadata.ts';
+import {
+  createProject,
+  dataUrl,
+  processedUploads,
+  readImage,
+  withCameraSerial,
+} from '../../../test/support/metadata.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 import { startPipelineWorker } from '../../pipeline/worker.ts';
 import { processingSteps } from '../../runtime.ts';
@@ -318,31 +324,6 @@ describe('upload pipeline', () => {
     }
   }
 
-  async function processedUploads(projectId: number, count: number) {
-    const db = server.running.ctx.db;
-    for (let i = 0; i < 400; i++) {
-      const rows = await db
-        .selectFrom('uploads')
-        .select([
-          'filename',
-          'state',
-          'blob_key',
-          'processed_blob_key',
-          'sha256',
-          'processed_sha256',
-          'processing_detail',
-        ])
-        .where('project_id', '=', projectId)
-        .orderBy('id')
-        .execute();
-      if (rows.length === count && rows.every((r) => r.state === 'processed'))
-        return new Map(rows.map((r) => [r.filename, r]));
-      server.running.ctx.wake.pipeline();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('uploads were not processed');
-  }
-
   const sha = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
 
   test('a JPEG arriving over FTP is stamped before delivery; other files and broken JPEGs pass unchanged', async () => {
@@ -371,7 +352,7 @@ describe('upload pipeline', () => {
       ['notes.txt', text],
       ['broken.jpg', broken],
     ]);
-    const uploads = await processedUploads(id, 3);
+    const uploads = await processedUploads(server, id, 3);
 
     const jpeg = uploads.get('IMG_0001.jpg');
     assert.ok(jpeg?.processed_blob_key);
@@ -409,7 +390,7 @@ describe('upload pipeline', () => {
     await setTemplate(team.owner.client, team, id, [['headline', 'only a value, no mode']], []);
     const image = readImage('exiftool-IPTC.jpg');
     await ftpUpload(team, id, [['plain.jpg', image]]);
-    const upload = (await processedUploads(id, 1)).get('plain.jpg');
+    const upload = (await processedUploads(server, id, 1)).get('plain.jpg');
     assert.ok(upload);
     assert.equal(upload.processed_blob_key, upload.blob_key);
     assert.equal(upload.processed_sha256, sha(image));

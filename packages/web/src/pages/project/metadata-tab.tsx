@@ -4,6 +4,7 @@ import type { Project } from '@photorelay/contract/projects';
 import { lazy, Suspense } from 'react';
 import { PageSpinner } from '../../ui/page.tsx';
 import { useCurrentTeam } from '../../ui/session.ts';
+import { EventStampSetting } from './metadata/event-stamp-setting.tsx';
 import { HoldSetting } from './metadata/hold-setting.tsx';
 
 const MetadataEditor = lazy(() =>
@@ -15,6 +16,7 @@ export function MetadataTab({ project }: { project: Project }) {
   return (
     <Suspense fallback={<PageSpinner />}>
       <HoldSetting teamUuid={team.teamid} projectId={project.id} canWrite={project.canWrite} />
+      <EventStampSetting teamUuid={team.teamid} projectId={project.id} canWrite={project.canWrite} />
       {/* A new project (or team) starts a fresh editor: no edits or state carry over. */}
       <MetadataEditor
         key={`${team.teamid}:${project.id}`}

@@ -36,6 +36,7 @@ import { StatusPanel } from '../../ui/page.tsx';
 import { PictureDialog } from '../../ui/picture-dialog.tsx';
 import { PictureThumb } from '../../ui/picture-thumb.tsx';
 import { PlainError, usePlainError } from '../../ui/plain-error.tsx';
+import { JobEventStamp } from './job-event-stamp.tsx';
 import { describeJobState, type JobText, type JobTone, unstampedReason, uploadSpeed } from './job-state.ts';
 
 const pageSizes = [10, 25, 50, 100];
@@ -161,6 +162,7 @@ function JobRow({
             {render(view.detail)}
           </Typography>
         )}
+        <JobEventStamp job={job} />
         {unstamped && (
           <Typography
             variant="caption"
