@@ -28,6 +28,8 @@ const texts = {
     myBookings: 'My bookings',
     myAccept: 'Accept',
     myReject: 'Reject',
+    history: 'Accreditation: Accreditation requested → Accredited',
+    historyAnswer: 'Answer: No answer yet → The photographer accepted',
   },
   de: {
     time: 'Zeit',
@@ -36,6 +38,8 @@ const texts = {
     myBookings: 'Meine Buchungen',
     myAccept: 'Annehmen',
     myReject: 'Ablehnen',
+    history: 'Akkreditierung: Akkreditierung beantragt → Akkreditiert',
+    historyAnswer: 'Antwort: Noch keine Antwort → Der Fotograf hat zugesagt',
   },
 } as const;
 
@@ -156,6 +160,15 @@ describe('event calendar journey', () => {
       await changeBooking(page, photographerId, 'requested', 'yellow');
       await changeBooking(page, photographerId, 'accredited', 'green');
       await settledScreenshot(page, `calendar-${language}-3-accredited`);
+
+      // The entry's dialog keeps every change of its bookings: who, when, from, to.
+      await row.getByTestId('entry-summary').dblclick();
+      const history = page.getByTestId('booking-history');
+      await history.getByText(t.history).waitFor();
+      await history.getByText(t.historyAnswer).waitFor();
+      await settledScreenshot(page, `calendar-${language}-3b-history`);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('event-dialog').waitFor({ state: 'detached' });
 
       // The event's XMP sidecar.
       const [download] = await Promise.all([

@@ -13,6 +13,7 @@ import { dayKeyToText } from './calendar-time.ts';
 import { EntryRow, type RowAction, type RowLabels } from './entry-row.tsx';
 import { eventFlags } from './event-flags.ts';
 import { FlagsPopover, type OpenFlags } from './flags-popover.tsx';
+import { rowIconStyles } from './row-icons.tsx';
 
 type Props = {
   entries: readonly CalendarEntry[];
@@ -112,6 +113,7 @@ const tableStyles = {
   },
   '& .flags': { borderRadius: 1, px: 0.75, fontWeight: 600, color: 'text.secondary', whiteSpace: 'nowrap' },
   '& .icon:hover, & .flags:hover': { bgcolor: 'action.hover' },
+  ...rowIconStyles,
 } as const;
 
 export function EntriesTable({ entries, loading, teamUuid, admin, planner, onAction }: Props) {

@@ -153,7 +153,7 @@ export const EntryRow = memo(function EntryRow({
           )}
           {entry.confirmedByCurrentUser && (
             <span className="confirmed" title={labels.confirmed} data-testid="entry-confirmed">
-              <RowIcon name="confirmed" size={18} />
+              <RowIcon name="confirmed" small />
             </span>
           )}
         </div>
@@ -210,7 +210,7 @@ export const EntryRow = memo(function EntryRow({
               data-testid="entry-flags"
               onClick={(event) => onFlags(event.currentTarget, entry)}
             >
-              <RowIcon name="flag" size={18} />
+              <RowIcon name="flag" small />
               {labels.flags(countFlags(entry.flags))}
             </button>
           )}
