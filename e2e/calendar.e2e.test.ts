@@ -21,9 +21,33 @@ const colours = {
 };
 
 const texts = {
-  en: { time: 'Time', accept: 'Accept booking', required: 'Required.' },
-  de: { time: 'Zeit', accept: 'Buchung annehmen', required: 'Pflichtfeld.' },
+  en: {
+    time: 'Time',
+    accept: 'Accept booking',
+    required: 'Required.',
+    myBookings: 'My bookings',
+    myAccept: 'Accept',
+    myReject: 'Reject',
+    history: 'Accreditation: Accreditation requested → Accredited',
+    historyAnswer: 'Answer: No answer yet → The photographer accepted',
+  },
+  de: {
+    time: 'Zeit',
+    accept: 'Buchung annehmen',
+    required: 'Pflichtfeld.',
+    myBookings: 'Meine Buchungen',
+    myAccept: 'Annehmen',
+    myReject: 'Ablehnen',
+    history: 'Akkreditierung: Akkreditierung beantragt → Akkreditiert',
+    historyAnswer: 'Antwort: Noch keine Antwort → Der Fotograf hat zugesagt',
+  },
 } as const;
+
+/** dd.mm.yyyy of today plus `days` (the events of 'My bookings' lie ahead). */
+const dayFromNow = (days: number) => {
+  const day = new Date(Date.now() + days * 86_400_000);
+  return `${String(day.getUTCDate()).padStart(2, '0')}.${String(day.getUTCMonth() + 1).padStart(2, '0')}.${day.getUTCFullYear()}`;
+};
 
 describe('event calendar journey', () => {
   let server: TestServer;
@@ -137,6 +161,15 @@ describe('event calendar journey', () => {
       await changeBooking(page, photographerId, 'accredited', 'green');
       await settledScreenshot(page, `calendar-${language}-3-accredited`);
 
+      // The entry's dialog keeps every change of its bookings: who, when, from, to.
+      await row.getByTestId('entry-summary').dblclick();
+      const history = page.getByTestId('booking-history');
+      await history.getByText(t.history).waitFor();
+      await history.getByText(t.historyAnswer).waitFor();
+      await settledScreenshot(page, `calendar-${language}-3b-history`);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('event-dialog').waitFor({ state: 'detached' });
+
       // The event's XMP sidecar.
       const [download] = await Promise.all([
         page.waitForEvent('download'),
@@ -160,6 +193,99 @@ describe('event calendar journey', () => {
         assert.match(await row.getByTestId('entry-time').innerText(), /^11:00 – 13:00$/);
       }
 
+      assert.deepEqual(problems.errors, []);
+    });
+
+    it(`a photographer answers invitations in 'My bookings' (${language})`, async () => {
+      const t = texts[language];
+      const owner = newAccount(`Planner${language}`, `Booking Agency ${language}`);
+      const photographer: Account = newAccount(`Pia${language}`, `Pia Photo ${language}`);
+      const colleague: Account = newAccount(`Carl${language}`, `Carl Photo ${language}`);
+      const page = await openPage(language);
+      await registerVerified(server, page.request, owner);
+      for (const account of [photographer, colleague]) await registerVerified(server, page.request, account);
+      await signIn(page, owner);
+      const api = await teamApi(page, server);
+      for (const account of [photographer, colleague])
+        await addToTeam(server, page.request, api, account.email, language);
+      const { members } = await api.get<{ members: { dbuserid: number; email: string }[] }>('users');
+      const idOf = (account: Account) => members.find((member) => member.email === account.email)?.dbuserid;
+      const [photographerId, colleagueId] = [idOf(photographer), idOf(colleague)];
+      assert.ok(photographerId && colleagueId);
+      const { calendars } = await api.get<{ calendars: { dbcalendarid: number; type: string }[] }>(
+        'calendars',
+      );
+      const calendarId = calendars.find((calendar) => calendar.type === 'default')?.dbcalendarid;
+      // Two events ahead; both photographers are invited to both (by mail, as the dialog does).
+      const events = ['Nord - Süd', 'Ost - West'];
+      const entryIds: number[] = [];
+      for (const [i, summary] of events.entries()) {
+        const [team1, team2] = summary.split(' - ');
+        const { calendarentryid } = await api.post<{ calendarentryid: number }>(
+          `calendar/${calendarId}/entry`,
+          {
+            startDate: dayFromNow(3 + i),
+            startTime: '15:30',
+            category: 'sport',
+            subcategory: 'football',
+            scene: 'Bundesliga',
+            team1,
+            team2,
+            city: 'Hamburg',
+          },
+        );
+        entryIds.push(calendarentryid);
+      }
+      await api.post('calendar/suggestentries', { userIds: [photographerId, colleagueId], entryIds });
+
+      // The photographer's calendar page lists their own invitations, open ones with both answers.
+      const own = await openPage(language);
+      const problems: PageProblems = watchProblems(own);
+      await signIn(own, photographer);
+      await own.goto('/calendar');
+      const list = own.getByTestId('my-bookings');
+      await list.getByText(t.myBookings).waitFor();
+      const [first, second] = entryIds.map((id) => list.getByTestId(`my-booking-${id}`));
+      await first.getByText('Nord - Süd').waitFor();
+      await second.getByText('Ost - West').waitFor();
+      assert.equal(await list.locator('[data-testid^="my-booking-"][data-answer]').count(), 2);
+      assert.equal(await first.getAttribute('data-answer'), 'open');
+      assert.match(await first.innerText(), /15:30/);
+      await settledScreenshot(own, `calendar-${language}-4-my-bookings`);
+
+      // Accept the first there, reject the second.
+      await first.getByTestId('my-booking-accept').getByText(t.myAccept, { exact: true }).click();
+      await own.locator(`[data-testid="my-booking-${entryIds[0]}"][data-answer="accepted"]`).waitFor();
+      await second.getByTestId('my-booking-reject').getByText(t.myReject, { exact: true }).click();
+      await own.locator(`[data-testid="my-booking-${entryIds[1]}"][data-answer="rejected"]`).waitFor();
+      // An answered invitation offers only the other answer.
+      assert.equal(await first.getByTestId('my-booking-accept').count(), 0);
+      assert.equal(await second.getByTestId('my-booking-reject').count(), 0);
+      await settledScreenshot(own, `calendar-${language}-5-my-bookings-answered`);
+
+      // The owner's listing has both answers, and the colleague's invitations are untouched.
+      const { entries } = await api.post<{
+        entries: { dbcalendarentryid: number; bookings: { userId: number; answer: string }[] }[];
+      }>('calendar/entries', { calendarIds: [calendarId], startDate: new Date().toISOString().slice(0, 10) });
+      const answers = entryIds.map((id) =>
+        entries
+          .find((entry) => entry.dbcalendarentryid === id)
+          ?.bookings.map((booking) => [booking.userId, booking.answer]),
+      );
+      assert.deepEqual(answers, [
+        [
+          [photographerId, 'accepted'],
+          [colleagueId, 'open'],
+        ],
+        [
+          [photographerId, 'rejected'],
+          [colleagueId, 'open'],
+        ],
+      ]);
+      // A reload shows the stored answers, not only the page's own state.
+      await own.reload();
+      await own.locator(`[data-testid="my-booking-${entryIds[0]}"][data-answer="accepted"]`).waitFor();
+      await own.locator(`[data-testid="my-booking-${entryIds[1]}"][data-answer="rejected"]`).waitFor();
       assert.deepEqual(problems.errors, []);
     });
   }

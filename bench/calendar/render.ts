@@ -8,7 +8,7 @@
 //   npx tsx bench/calendar/render.ts [--runs 10] [--rows 200]
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import { newAccount, registerVerified, signIn } from '../../e2e/support/accounts.ts';
+import { addToTeam, newAccount, registerVerified, signIn } from '../../e2e/support/accounts.ts';
 import { launchBrowser, newContext } from '../../e2e/support/browser.ts';
 import { startServer } from '../../e2e/support/server.ts';
 import { teamApi } from '../../e2e/support/team-api.ts';
@@ -69,19 +69,15 @@ try {
   page.setDefaultTimeout(30_000);
   const owner = newAccount('Bench');
   await registerVerified(server, page.request, owner);
+  // Photographers to book: members of the Photographer group (an account joins by accepting).
+  const accounts = Array.from({ length: 6 }, (_, i) => newAccount(`Photographer${i}`));
+  for (const account of accounts) await registerVerified(server, page.request, account);
   await signIn(page, owner);
   const api = await teamApi(page, server);
-
-  // Photographers to book: pending invitees are members of the Photographer group.
-  for (let i = 0; i < 6; i++)
-    await api.post('user', {
-      email: `bench.photographer.${i}@example.com`,
-      sendInvitationIfNeeded: true,
-      language: 'en',
-    });
+  for (const account of accounts) await addToTeam(server, page.request, api, account.email);
   const { members } = await api.get<{ members: { dbuserid: number; email: string }[] }>('users');
   const photographers = members
-    .filter((member) => member.email.startsWith('bench.photographer.'))
+    .filter((member) => accounts.some((account) => account.email === member.email))
     .map((member) => member.dbuserid);
   const { calendars } = await api.get<{ calendars: { dbcalendarid: number; type: string }[] }>('calendars');
   const calendarId = calendars.find((calendar) => calendar.type === 'default')?.dbcalendarid;

@@ -13,7 +13,14 @@ import { loadConfig } from '../../packages/server/src/config.ts';
 import { hashPassword } from '../../packages/server/src/crypto/tokens.ts';
 import { type Db, openDatabase } from '../../packages/server/src/db/kysely.ts';
 import * as accountQueries from '../../packages/server/src/modules/account/queries.ts';
+import { listBookings } from '../../packages/server/src/modules/calendar/booking-queries.ts';
 import { listEntries } from '../../packages/server/src/modules/calendar/entries.ts';
+import {
+  listConfirmations,
+  selectEntries,
+} from '../../packages/server/src/modules/calendar/entry-queries.ts';
+import { listMonth as monthStatement } from '../../packages/server/src/modules/calendar/month-queries.ts';
+import { dayStart, monthAfter } from '../../packages/server/src/modules/calendar/time.ts';
 import * as teamQueries from '../../packages/server/src/modules/teams/queries.ts';
 import { requireMember } from '../../packages/server/src/modules/teams/service.ts';
 import { startPhotoRelay } from '../../packages/server/src/runtime.ts';
@@ -54,6 +61,23 @@ async function timed(count: number, warmup: number, run: () => Promise<unknown>)
     await run();
     times.push(performance.now() - started);
   }
+  return times;
+}
+
+/** Two runs measured in turns (a, b, a, b, ...), so both see the same load. */
+async function timedPair(
+  count: number,
+  warmup: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+) {
+  const times: [number[], number[]] = [[], []];
+  for (let i = 0; i < warmup + count; i++)
+    for (const [k, run] of [a, b].entries()) {
+      const started = performance.now();
+      await run();
+      if (i >= warmup) times[k as 0 | 1].push(performance.now() - started);
+    }
   return times;
 }
 
@@ -234,6 +258,33 @@ async function main() {
       }),
       'session, team check, one query',
     ]);
+    // The listing's database work as the previous build did it (entries, then their bookings by
+    // an IN list of ids and their confirmations, as rows) against this build's one statement.
+    const from = dayStart(month.startDate, 'Europe/Berlin');
+    const to = monthAfter(from, 'Europe/Berlin');
+    const [previous, current] = await timedPair(
+      runs,
+      10,
+      async () => {
+        const rows = await selectEntries(db, team.teamId)
+          .where('e.calendar_id', 'in', [calendar.id])
+          .where('e.start_at', '>=', from)
+          .where('e.start_at', '<', to)
+          .orderBy('e.start_at')
+          .orderBy('e.id')
+          .execute();
+        const ids = rows.map((r) => r.id);
+        await Promise.all([listBookings(db, team.teamId, ids), listConfirmations(db, ids, owner.userId)]);
+      },
+      () =>
+        monthStatement(db, team.teamId, [calendar.id], from, to, { userId: owner.userId, ownOnly: false }),
+    );
+    results.push([
+      'baseline: previous build, three row queries',
+      previous,
+      'entries, bookings, confirmations',
+    ]);
+    results.push(['listMonth: one statement, one JSON text', current, 'in turns with the line above']);
     results.push([
       'listEntries(owner), the service',
       await timed(runs, 10, () => listEntries(running.ctx, owner, month)),
@@ -258,8 +309,8 @@ async function main() {
       };
     });
     results.push(['POST /api/{team}/calendar/entries, photographer', photographerTimes, '']);
-    results[3][2] = `${ownerShape.entries} entries, ${ownerShape.bookings} bookings, ${(ownerShape.bytes / 1024).toFixed(0)} KB`;
-    results[4][2] = `${shape.entries} entries, ${shape.bookings} own bookings, ${(shape.bytes / 1024).toFixed(0)} KB`;
+    results[5][2] = `${ownerShape.entries} entries, ${ownerShape.bookings} bookings, ${(ownerShape.bytes / 1024).toFixed(0)} KB`;
+    results[6][2] = `${shape.entries} entries, ${shape.bookings} own bookings, ${(shape.bytes / 1024).toFixed(0)} KB`;
 
     const rows = [
       ['measure', 'runs', 'median ms', 'p95 ms', 'p99 ms', ''],

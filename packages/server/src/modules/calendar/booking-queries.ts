@@ -19,32 +19,34 @@ export interface BookingRecord {
   updatedAt: Date;
 }
 
-const selectBookings = (db: Db, teamId: number) =>
+export const bookingColumns = [
+  'b.id',
+  'b.entry_id',
+  'b.user_id',
+  'u.first_name',
+  'u.last_name',
+  'u.email',
+  'u.language',
+  'm.accreditation_number',
+  'b.state',
+  'b.accreditation',
+  'b.answer',
+  'b.suggested',
+  'b.updated_at',
+] as const;
+
+export const selectBookings = (db: Db, teamId: number) =>
   db
     .selectFrom('bookings as b')
     .innerJoin('users as u', 'u.id', 'b.user_id')
     .leftJoin('team_members as m', (j) =>
       j.onRef('m.team_id', '=', 'b.team_id').onRef('m.user_id', '=', 'b.user_id'),
     )
-    .select([
-      'b.id',
-      'b.entry_id',
-      'b.user_id',
-      'u.first_name',
-      'u.last_name',
-      'u.email',
-      'u.language',
-      'm.accreditation_number',
-      'b.state',
-      'b.accreditation',
-      'b.answer',
-      'b.suggested',
-      'b.updated_at',
-    ])
+    .select(bookingColumns)
     .where('b.team_id', '=', teamId);
 
-type Row = Awaited<ReturnType<ReturnType<typeof selectBookings>['executeTakeFirstOrThrow']>>;
-const bookingOf = (r: Row): BookingRecord => ({
+export type BookingRow = Awaited<ReturnType<ReturnType<typeof selectBookings>['executeTakeFirstOrThrow']>>;
+export const bookingOf = (r: BookingRow): BookingRecord => ({
   id: r.id,
   entryId: r.entry_id,
   userId: r.user_id,

@@ -218,6 +218,22 @@ test('flags are saved per bit, confirm and cancel, and the cancel mail', async (
     listing.body.entries.map((e) => [e.dbcalendarentryid, e.cancelled]),
     [[id, true]],
   );
+  // The listing carries the same bookings and confirmations as the entry read on its own.
+  const listed = listing.body.entries[0];
+  assert.deepEqual(
+    [listed.confirmedCount, listed.confirmedByCurrentUser, typeof listed.cancelledAt],
+    [1, false, 'string'],
+  );
+  assert.deepEqual(
+    listed.bookings.map((b) => [b.userId, b.bookingState, b.accreditation]),
+    [[photographer.userId, 'accepted', 'notaccredited']],
+  );
+  assert.deepEqual(listed, (await getEntry(c, team.teamUuid, id)).body.entry);
+  const operatorListing = await operator.client.post<Listing>(`${base}/calendar/entries`, {
+    calendarIds: [cal],
+    startDate: '2026-03-01',
+  });
+  assert.equal(operatorListing.body.entries[0].confirmedByCurrentUser, true);
 });
 
 test('photographers: no external calendars, no changes, no bookings of others; other teams get 404', async () => {

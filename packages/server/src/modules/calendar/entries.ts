@@ -9,6 +9,7 @@ import { type Access, loadAccess, requireTeamAdmin } from '../folders/permission
 import type { Member } from '../teams/service.ts';
 import * as bq from './booking-queries.ts';
 import * as q from './entry-queries.ts';
+import { listMonth } from './month-queries.ts';
 import { isPlanner, presentEntry } from './present.ts';
 import { dayStart, fromLocal, hoursAfter, inZone, monthAfter } from './time.ts';
 
@@ -85,8 +86,14 @@ export async function listEntries(
       'ValidationError',
       `endDate must be after startDate and at most ${limits.calendarListMaxDays} days later`,
     );
-  const entries = await q.listEntries(ctx.db, member.teamId, [...new Set(body.calendarIds)], from, to);
-  return { entries: await presentEntries(ctx.db, member, entries, zone), timeZone: zone };
+  const month = await listMonth(ctx.db, member.teamId, [...new Set(body.calendarIds)], from, to, {
+    userId: member.userId,
+    ownOnly: !isPlanner(member),
+  });
+  return {
+    entries: month.map((m) => presentEntry(m.entry, zone, member, m.bookings, m.confirmation)),
+    timeZone: zone,
+  };
 }
 
 /** An entry the member may see (a photographer: only in a default calendar they can read). */

@@ -114,7 +114,7 @@ export const findTeamTimeZone = async (db: Db, teamId: number) =>
 export const setTeamTimeZone = (db: Db, teamId: number, zone: string) =>
   db.updateTable('teams').set({ time_zone: zone }).where('id', '=', teamId).execute();
 
-const entryColumns = [
+export const entryColumns = [
   'e.id',
   'e.calendar_id',
   'c.type as calendar_type',
@@ -141,15 +141,15 @@ const entryColumns = [
   'e.external_uid',
 ] as const;
 
-const selectEntries = (db: Db, teamId: number) =>
+export const selectEntries = (db: Db, teamId: number) =>
   db
     .selectFrom('calendar_entries as e')
     .innerJoin('calendars as c', 'c.id', 'e.calendar_id')
     .select(entryColumns)
     .where('e.team_id', '=', teamId);
 
-type EntryRow = Awaited<ReturnType<ReturnType<typeof selectEntries>['executeTakeFirstOrThrow']>>;
-const entryOf = (r: EntryRow): Entry => ({
+export type EntryRow = Awaited<ReturnType<ReturnType<typeof selectEntries>['executeTakeFirstOrThrow']>>;
+export const entryOf = (r: EntryRow): Entry => ({
   id: r.id,
   calendarId: r.calendar_id,
   calendarType: r.calendar_type,
@@ -175,19 +175,6 @@ const entryOf = (r: EntryRow): Entry => ({
   sourceStatus: r.source_status,
   externalUid: r.external_uid,
 });
-
-/** The month listing: entries starting in [from, to) of the given calendars, by start then id. */
-export const listEntries = async (db: Db, teamId: number, calendarIds: number[], from: Date, to: Date) => {
-  if (calendarIds.length === 0) return [];
-  const rows = await selectEntries(db, teamId)
-    .where('e.calendar_id', 'in', calendarIds)
-    .where('e.start_at', '>=', from)
-    .where('e.start_at', '<', to)
-    .orderBy('e.start_at')
-    .orderBy('e.id')
-    .execute();
-  return rows.map(entryOf);
-};
 
 export const listEntriesByIds = async (db: Db, teamId: number, ids: number[]) => {
   if (ids.length === 0) return [];

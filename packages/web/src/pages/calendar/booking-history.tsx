@@ -17,10 +17,14 @@ export function BookingHistoryList({
   const history = useBookingHistory(teamUuid, entryId, true);
   if (history.isError) return null;
   const rows = history.data ?? [];
+  // Each field's values in its own words; 'suggested' is a count of invitations.
+  const prefix: Record<string, string> = {
+    bookingState: 'bookingState',
+    accreditation: 'accreditation',
+    answer: 'booking.answer',
+  };
   const label = (field: string, value: string | null | undefined) =>
-    value
-      ? t(`${field === 'accreditation' ? 'accreditation' : 'bookingState'}.${value}`, { defaultValue: value })
-      : '–';
+    value && prefix[field] ? t(`${prefix[field]}.${value}`, { defaultValue: value }) : (value ?? '–');
   return (
     <>
       <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
@@ -39,7 +43,7 @@ export function BookingHistoryList({
                 primary={t('event.historyLine', {
                   when: `${formatDate(row.changedAt, zone)} ${formatTime(row.changedAt, zone)}`,
                   who: row.changedByName ?? '–',
-                  field: row.field,
+                  field: t(`event.historyFields.${row.field}`, { defaultValue: row.field }),
                   from: label(row.field, row.from),
                   to: label(row.field, row.to),
                 })}

@@ -195,7 +195,6 @@ export function CalendarPage() {
             entries={entries.data?.entries ?? []}
             loading={shownIds.length > 0 && entries.isPending}
             teamUuid={teamUuid}
-            zone={zone}
             admin={admin}
             planner={planner}
             onAction={onAction}

@@ -23,10 +23,6 @@ export const formatDate = (instant: string | Date, zone: string) =>
 export const formatTime = (instant: string | Date, zone: string) =>
   format(new Date(instant), 'HH:mm', { in: tz(zone) });
 
-/** The local day of an instant as yyyy-MM-dd, the key the table groups by. */
-export const dayKey = (instant: string | Date, zone: string) =>
-  format(new Date(instant), 'yyyy-MM-dd', { in: tz(zone) });
-
 /** The wall-clock date and time typed in the dialog, read in `zone`; null when either is malformed. */
 export function parseLocal(date: string, time: string, zone: string): Date | null {
   if (!isValidDateText(date) || !isValidTimeText(time)) return null;

@@ -9,15 +9,16 @@ import { useTranslation } from 'react-i18next';
 import type { Booking, CalendarEntry } from '../../api/calendar.ts';
 import { StatusPanel } from '../../ui/page.tsx';
 import { BookingMenu, type OpenBooking } from './booking-menu.tsx';
-import { dayKey, dayKeyToText } from './calendar-time.ts';
+import { dayKeyToText } from './calendar-time.ts';
 import { EntryRow, type RowAction, type RowLabels } from './entry-row.tsx';
+import { eventFlags } from './event-flags.ts';
 import { FlagsPopover, type OpenFlags } from './flags-popover.tsx';
+import { rowIconStyles } from './row-icons.tsx';
 
 type Props = {
   entries: readonly CalendarEntry[];
   loading: boolean;
   teamUuid: string;
-  zone: string;
   admin: boolean;
   planner: boolean;
   onAction: (action: RowAction, entry: CalendarEntry) => void;
@@ -25,11 +26,28 @@ type Props = {
 
 const pageSize = limits.calendarPageSize;
 
-/** Consecutive entries of one local day (the server orders by start, then id). */
-export function groupByDay(entries: readonly CalendarEntry[], zone: string) {
+/** `compute` remembered per key (by default the argument itself). */
+function once<A, R>(compute: (arg: A) => R, keyOf: (arg: A) => unknown = (arg) => arg) {
+  const cache = new Map<unknown, R>();
+  return (arg: A) => {
+    const key = keyOf(arg);
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(arg);
+      cache.set(key, value);
+    }
+    return value;
+  };
+}
+
+/**
+ * Consecutive entries of one local day: the server orders by start, then id, and names each
+ * entry's start day in the team's zone (`startDate`, yyyy-mm-dd).
+ */
+export function groupByDay(entries: readonly CalendarEntry[]) {
   const groups: { day: string; entries: CalendarEntry[] }[] = [];
   for (const entry of entries) {
-    const day = dayKey(entry.startdatetime, zone);
+    const day = entry.startDate;
     const last = groups.at(-1);
     if (last && last.day === day) last.entries.push(entry);
     else groups.push({ day, entries: [entry] });
@@ -95,9 +113,10 @@ const tableStyles = {
   },
   '& .flags': { borderRadius: 1, px: 0.75, fontWeight: 600, color: 'text.secondary', whiteSpace: 'nowrap' },
   '& .icon:hover, & .flags:hover': { bgcolor: 'action.hover' },
+  ...rowIconStyles,
 } as const;
 
-export function EntriesTable({ entries, loading, teamUuid, zone, admin, planner, onAction }: Props) {
+export function EntriesTable({ entries, loading, teamUuid, admin, planner, onAction }: Props) {
   const { t } = useTranslation('calendar');
   const [page, setPage] = useState(0);
   const [booking, setBooking] = useState<OpenBooking | null>(null);
@@ -105,11 +124,21 @@ export function EntriesTable({ entries, loading, teamUuid, zone, admin, planner,
   const lastPage = Math.max(0, Math.ceil(entries.length / pageSize) - 1);
   const shownPage = Math.min(page, lastPage);
   const groups = useMemo(
-    () => groupByDay(entries.slice(shownPage * pageSize, (shownPage + 1) * pageSize), zone),
-    [entries, shownPage, zone],
+    () => groupByDay(entries.slice(shownPage * pageSize, (shownPage + 1) * pageSize)),
+    [entries, shownPage],
   );
-  const labels = useMemo<RowLabels>(
-    () => ({
+  // Translated once per distinct value, not per row: 200 rows ask for the same few texts.
+  const labels = useMemo<RowLabels>(() => {
+    const bookingStatus = once(
+      (item: Pick<Booking, 'bookingState' | 'accreditation' | 'answer'>) =>
+        `${
+          item.bookingState === 'accepted'
+            ? t(`accreditation.${item.accreditation}`)
+            : t(`bookingState.${item.bookingState}`)
+        } · ${t(`booking.answer.${item.answer}`)}`,
+      (item) => `${item.bookingState}/${item.accreditation}/${item.answer}`,
+    );
+    return {
       cancelled: t('table.cancelled'),
       external: t('table.external'),
       confirmed: t('table.confirmed'),
@@ -117,14 +146,9 @@ export function EntriesTable({ entries, loading, teamUuid, zone, admin, planner,
         changed: { text: t('table.sourceChanged'), hint: t('table.sourceChangedHint') },
         vanished: { text: t('table.sourceVanished'), hint: t('table.sourceVanishedHint') },
       },
-      flags: (count, total) => t('flags.count', { count, total }),
-      categories: (category) => t(`categories.${category}`, { defaultValue: category }),
-      bookingTitle: (item: Booking) =>
-        `${item.fullname}: ${
-          item.bookingState === 'accepted'
-            ? t(`accreditation.${item.accreditation}`)
-            : t(`bookingState.${item.bookingState}`)
-        } · ${t(`booking.answer.${item.answer}`)}`,
+      flags: once((count: number) => t('flags.count', { count, total: eventFlags.length })),
+      categories: once((category: string) => t(`categories.${category}`, { defaultValue: category })),
+      bookingTitle: (item: Booking) => `${item.fullname}: ${bookingStatus(item)}`,
       accreditationNumber: t('booking.accreditationNumber'),
       actions: {
         edit: t('actions.edit'),
@@ -137,9 +161,8 @@ export function EntriesTable({ entries, loading, teamUuid, zone, admin, planner,
         downloadXmp: t('actions.downloadXmp'),
         flags: t('actions.flags'),
       },
-    }),
-    [t],
-  );
+    };
+  }, [t]);
   const onBooking = useCallback(
     (anchor: HTMLElement, entry: CalendarEntry, item: Booking) =>
       setBooking({ anchor, entryId: entry.dbcalendarentryid, booking: item }),
@@ -196,7 +219,6 @@ export function EntriesTable({ entries, loading, teamUuid, zone, admin, planner,
                     key={entry.dbcalendarentryid}
                     entry={entry}
                     teamUuid={teamUuid}
-                    zone={zone}
                     admin={admin}
                     planner={planner}
                     labels={labels}

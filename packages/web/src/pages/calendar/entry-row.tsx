@@ -4,8 +4,7 @@
 import { memo, type ReactNode } from 'react';
 import { type Booking, type CalendarEntry, entryXmpUrl } from '../../api/calendar.ts';
 import { chipColors, chipTone } from './booking-rules.ts';
-import { dayKey, formatDate, formatTime } from './calendar-time.ts';
-import { countFlags, eventFlags } from './event-flags.ts';
+import { countFlags } from './event-flags.ts';
 import { RowIcon, type RowIconName } from './row-icons.tsx';
 
 export type RowAction = 'edit' | 'create' | 'delete' | 'invite' | 'copy' | 'confirm' | 'cancel';
@@ -17,7 +16,8 @@ export type RowLabels = {
   confirmed: string;
   /** A team copy whose external source changed or vanished: text and hint. */
   source: Record<'changed' | 'vanished', { text: string; hint: string }>;
-  flags: (count: number, total: number) => string;
+  /** 'n of 17 flags' for a count of set flags. */
+  flags: (count: number) => string;
   categories: (category: string) => string;
   bookingTitle: (booking: Booking) => string;
   accreditationNumber: string;
@@ -27,7 +27,6 @@ export type RowLabels = {
 type Props = {
   entry: CalendarEntry;
   teamUuid: string;
-  zone: string;
   /** Owners and operators: bookings, flags, XMP (spec §6). */
   admin: boolean;
   /** Not a photographer: create, edit, delete, invite, copy (spec §6). */
@@ -71,7 +70,6 @@ function bookingLabel(booking: Booking) {
 export const EntryRow = memo(function EntryRow({
   entry,
   teamUuid,
-  zone,
   admin,
   planner,
   labels,
@@ -80,11 +78,12 @@ export const EntryRow = memo(function EntryRow({
   onFlags,
 }: Props) {
   const isDefault = entry.calendartype === 'default';
+  // Dates and times as the server wrote them in the team's zone (no zone arithmetic per cell).
   // An event ending on another local day names that day.
   const end =
-    dayKey(entry.enddatetime, zone) === dayKey(entry.startdatetime, zone)
-      ? formatTime(entry.enddatetime, zone)
-      : `${formatDate(entry.enddatetime, zone)} ${formatTime(entry.enddatetime, zone)}`;
+    entry.localizedEndDate === entry.localizedStartDate
+      ? entry.localizedEndTime
+      : `${entry.localizedEndDate} ${entry.localizedEndTime}`;
   const place = [entry.location, entry.city].filter(Boolean).join(', ');
   const kind = [entry.category && labels.categories(entry.category), entry.subcategory, entry.scene]
     .filter(Boolean)
@@ -128,7 +127,7 @@ export const EntryRow = memo(function EntryRow({
       data-cancelled={entry.cancelled ? 'true' : undefined}
     >
       <td className="time" data-testid="entry-time">
-        {formatTime(entry.startdatetime, zone)}
+        {entry.localizedStartTime}
         <span className="muted">{` – ${end}`}</span>
       </td>
       <td>
@@ -154,7 +153,7 @@ export const EntryRow = memo(function EntryRow({
           )}
           {entry.confirmedByCurrentUser && (
             <span className="confirmed" title={labels.confirmed} data-testid="entry-confirmed">
-              <RowIcon name="confirmed" size={18} />
+              <RowIcon name="confirmed" small />
             </span>
           )}
         </div>
@@ -211,8 +210,8 @@ export const EntryRow = memo(function EntryRow({
               data-testid="entry-flags"
               onClick={(event) => onFlags(event.currentTarget, entry)}
             >
-              <RowIcon name="flag" size={18} />
-              {labels.flags(countFlags(entry.flags), eventFlags.length)}
+              <RowIcon name="flag" small />
+              {labels.flags(countFlags(entry.flags))}
             </button>
           )}
         </td>
