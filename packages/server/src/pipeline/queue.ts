@@ -70,6 +70,8 @@ export interface ClaimedJob {
   uploadId: number;
   ftpServerId: number | null;
   destProjectId: number | null;
+  /** The destination's name when the job was made (for the log). */
+  destinationName: string | null;
   tryNumber: number;
   path: string;
   filename: string;
@@ -105,6 +107,7 @@ interface ClaimedJobRow {
   upload_id: number;
   ftp_server_id: number | null;
   dest_project_id: number | null;
+  destination_name: string | null;
   trynumber: number;
   path: string;
   filename: string;
@@ -134,6 +137,7 @@ const toClaimedJob = (r: ClaimedJobRow): ClaimedJob => ({
   uploadId: r.upload_id,
   ftpServerId: r.ftp_server_id,
   destProjectId: r.dest_project_id,
+  destinationName: r.destination_name,
   tryNumber: r.trynumber,
   path: r.path,
   filename: r.filename,
@@ -211,6 +215,7 @@ export async function claimJob(
       from next, uploads u
       where j.id = next.id and u.id = j.upload_id
       returning j.id, j.team_id, j.project_id, j.upload_id, j.ftp_server_id, j.dest_project_id, j.trynumber,
+                coalesce(j.ftpservername, j.destprojectname) as destination_name,
                 u.path, coalesce(u.processed_filename, u.filename) as filename, u.chain, u.blob_key, u.processed_blob_key, u.processed_size, u.processed_sha256
     )
     -- What the delivery needs of its server comes along: one round trip less per job.
@@ -276,6 +281,23 @@ export const markJobFailedTry = (
     .where('locked_by', '=', workerId)
     .where('state', '=', 'running')
     .executeTakeFirst();
+
+/** Notes one try of a job in its history (issue 15), whatever became of the job. */
+export const recordTry = (
+  db: Db,
+  jobId: number,
+  row: { startedAt: Date; durationMs: number; bytes: number | null; error: string | null },
+) =>
+  db
+    .insertInto('job_tries')
+    .values({
+      job_id: jobId,
+      started_at: row.startedAt,
+      duration_ms: row.durationMs,
+      bytes: row.bytes,
+      error: row.error === null ? null : row.error.slice(0, 2000),
+    })
+    .execute();
 
 /**
  * "Retry now": a failed or waiting job goes again at once; a 'held' one (a picture that could not

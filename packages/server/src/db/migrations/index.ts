@@ -13,6 +13,7 @@ import * as externalCalendars from './0013-external-calendars.ts';
 import * as scripts from './0014-scripts.ts';
 import * as metadataHold from './0015-metadata-hold.ts';
 import * as uploadFingerprint from './0017-upload-fingerprint.ts';
+import * as jobTries from './0024-job-tries.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0014-scripts': scripts,
   '0015-metadata-hold': metadataHold,
   '0017-upload-fingerprint': uploadFingerprint,
+  '0024-job-tries': jobTries,
 };

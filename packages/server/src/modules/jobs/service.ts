@@ -28,6 +28,12 @@ export async function listJobs(
     protocol.pageJobs(db, project.id, pageSize, pageIndex * pageSize),
     protocol.countJobs(db, project.id),
   ]);
+  const tries = new Map<number, Awaited<ReturnType<typeof protocol.triesOf>>>();
+  for (const t of await protocol.triesOf(
+    db,
+    rows.map((r) => r.id),
+  ))
+    tries.set(Number(t.job_id), [...(tries.get(Number(t.job_id)) ?? []), t]);
   return {
     count,
     jobs: rows.map((r) => ({
@@ -44,6 +50,12 @@ export async function listJobs(
       uploadduration: r.uploadduration,
       detail: { job: r.detail ?? null, processing: r.processing_detail ?? null },
       canRetry: canWrite && (r.state === 'failed' || r.state === 'scheduled' || r.state === 'held'),
+      tries: (tries.get(Number(r.id)) ?? []).map((t) => ({
+        startedAt: new Date(t.started_at).toISOString(),
+        durationMs: t.duration_ms,
+        bytes: t.bytes === null ? null : Number(t.bytes),
+        error: t.error,
+      })),
     })),
   };
 }
