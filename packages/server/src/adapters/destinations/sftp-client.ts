@@ -88,7 +88,7 @@ class SftpDestination implements DestinationClient {
     const temp = path.posix.join(dir, temporaryName(fileName, tempTag));
     const target = path.posix.join(dir, fileName);
     try {
-      if ((await this.sftp.exists(dir)) !== 'd') await this.sftp.mkdir(dir, true);
+      if ((await this.sftp.exists(dir)) !== 'd') await this.makeDir(dir);
       let bytes: number;
       try {
         if (typeof source === 'string') {
@@ -129,6 +129,25 @@ class SftpDestination implements DestinationClient {
     if (this.ended) return;
     this.ended = true;
     await this.sftp.end().catch(() => {});
+  }
+
+  /**
+   * Creates `dir` with its parents. Deliveries on other connections may create the same folders
+   * at the same time, and OpenSSH answers a mkdir of an existing folder with a bare FAILURE
+   * (ssh2-sftp-client: "Bad path: … permission denied"): the first files into a new folder
+   * failed their first try under load (issue 15). A folder that exists afterwards is fine; a
+   * parent made meanwhile lets the next round go on.
+   */
+  private async makeDir(dir: string): Promise<void> {
+    for (let round = 1; ; round++) {
+      try {
+        await this.sftp.mkdir(dir, true);
+        return;
+      } catch (err) {
+        if ((await this.sftp.exists(dir)) === 'd') return;
+        if (round >= 3) throw err;
+      }
+    }
   }
 
   /**

@@ -34,6 +34,7 @@ import {
 } from '../../app/format.ts';
 import { StatusPanel } from '../../app/page.tsx';
 import { describeJobState, type JobText, type JobTone, unstampedReason, uploadSpeed } from './job-state.ts';
+import { JobTriesRow, TriesToggle } from './job-tries.tsx';
 
 const pageSizes = [10, 25, 50, 100];
 
@@ -86,113 +87,117 @@ function JobRow({
   const speed = uploadSpeed(job);
   const unstamped = unstampedReason(job);
   const toServer = job.ftpservername !== null;
+  const [open, setOpen] = useState(false);
   return (
-    <TableRow hover data-testid="job-row" data-state={job.state}>
-      <TableCell sx={{ maxWidth: 180 }}>
-        <Typography variant="body2" noWrap title={job.filename} sx={{ fontWeight: 500 }}>
-          {job.filename}
-        </Typography>
-      </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
-        {formatSize(job.filesize, language)}
-      </TableCell>
-      <TableCell sx={{ maxWidth: 160 }}>
-        <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
-          <Tooltip title={t(toServer ? 'destinationKinds.ftpserver' : 'destinationKinds.project')}>
-            {toServer ? (
-              <DnsOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
-            ) : (
-              <AccountTreeOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
-            )}
-          </Tooltip>
-          <Typography variant="body2" noWrap>
-            {job.ftpservername ?? job.destprojectname ?? '–'}
+    <>
+      <TableRow hover data-testid="job-row" data-state={job.state}>
+        <TableCell sx={{ maxWidth: 180 }}>
+          <Typography variant="body2" noWrap title={job.filename} sx={{ fontWeight: 500 }}>
+            {job.filename}
           </Typography>
-        </Stack>
-      </TableCell>
-      <TableCell sx={{ minWidth: 180, maxWidth: 240 }} data-testid="job-state">
-        <Chip
-          size="small"
-          color={toneColors[view.tone]}
-          variant={view.tone === 'success' || view.tone === 'neutral' ? 'outlined' : 'filled'}
-          label={render(view.label)}
-          sx={{ fontWeight: 600 }}
-        />
-        {view.detail && (
-          <Typography
-            variant="caption"
-            color={view.tone === 'error' ? 'error' : 'text.secondary'}
-            sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
-            data-testid="job-state-detail"
-          >
-            {render(view.detail)}
-          </Typography>
-        )}
-        {unstamped && (
-          <Typography
-            variant="caption"
-            color="warning.main"
-            sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
-            data-testid="job-unstamped"
-          >
-            {t(job.state === 'held' ? 'heldReason' : 'unstamped', { reason: unstamped })}
-          </Typography>
-        )}
-        {job.canRetry && (
-          <Button
+        </TableCell>
+        <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+          {formatSize(job.filesize, language)}
+        </TableCell>
+        <TableCell sx={{ maxWidth: 160 }}>
+          <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
+            <Tooltip title={t(toServer ? 'destinationKinds.ftpserver' : 'destinationKinds.project')}>
+              {toServer ? (
+                <DnsOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
+              ) : (
+                <AccountTreeOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
+              )}
+            </Tooltip>
+            <Typography variant="body2" noWrap>
+              {job.ftpservername ?? job.destprojectname ?? '–'}
+            </Typography>
+          </Stack>
+        </TableCell>
+        <TableCell sx={{ minWidth: 180, maxWidth: 240 }} data-testid="job-state">
+          <Chip
             size="small"
-            startIcon={<ReplayOutlinedIcon />}
-            onClick={onRetry}
-            disabled={retrying}
-            sx={{ mt: 0.5, ml: -0.75, px: 0.75, minHeight: 0, py: 0.25, whiteSpace: 'nowrap' }}
-            data-testid="job-retry"
-          >
-            {t(job.state === 'held' ? 'release' : 'retry')}
-          </Button>
-        )}
-      </TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
-        <Tooltip title={formatDateTime(job.scheduletime, language, true)}>
-          <span>{formatCompactDateTime(job.scheduletime, now, language)}</span>
-        </Tooltip>
-      </TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
-        <Tooltip title={formatDateTime(job.createtime, language, true)}>
-          <span>{formatCompactDateTime(job.createtime, now, language)}</span>
-        </Tooltip>
-      </TableCell>
-      <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-        {formatNumber(job.trynumber, language)}
-      </TableCell>
-      <TableCell sx={{ maxWidth: 160 }}>
-        {job.errortext ? (
-          <Tooltip title={job.errortext}>
+            color={toneColors[view.tone]}
+            variant={view.tone === 'success' || view.tone === 'neutral' ? 'outlined' : 'filled'}
+            label={render(view.label)}
+            sx={{ fontWeight: 600 }}
+          />
+          {view.detail && (
             <Typography
               variant="caption"
-              color="error"
-              sx={{
-                display: '-webkit-box',
-                WebkitLineClamp: 2,
-                WebkitBoxOrient: 'vertical',
-                overflow: 'hidden',
-              }}
+              color={view.tone === 'error' ? 'error' : 'text.secondary'}
+              sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
+              data-testid="job-state-detail"
             >
-              {job.errortext}
+              {render(view.detail)}
             </Typography>
+          )}
+          {unstamped && (
+            <Typography
+              variant="caption"
+              color="warning.main"
+              sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
+              data-testid="job-unstamped"
+            >
+              {t(job.state === 'held' ? 'heldReason' : 'unstamped', { reason: unstamped })}
+            </Typography>
+          )}
+          {job.canRetry && (
+            <Button
+              size="small"
+              startIcon={<ReplayOutlinedIcon />}
+              onClick={onRetry}
+              disabled={retrying}
+              sx={{ mt: 0.5, ml: -0.75, px: 0.75, minHeight: 0, py: 0.25, whiteSpace: 'nowrap' }}
+              data-testid="job-retry"
+            >
+              {t(job.state === 'held' ? 'release' : 'retry')}
+            </Button>
+          )}
+        </TableCell>
+        <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
+          <Tooltip title={formatDateTime(job.scheduletime, language, true)}>
+            <span>{formatCompactDateTime(job.scheduletime, now, language)}</span>
           </Tooltip>
-        ) : (
-          <Typography variant="caption" color="text.disabled">
-            –
-          </Typography>
-        )}
-      </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
-        {formatDuration(job.uploadduration, language) ?? '–'}
-      </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
-        {speed === null ? '–' : formatSpeed(job.filesize, job.uploadduration, language)}
-      </TableCell>
-    </TableRow>
+        </TableCell>
+        <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
+          <Tooltip title={formatDateTime(job.createtime, language, true)}>
+            <span>{formatCompactDateTime(job.createtime, now, language)}</span>
+          </Tooltip>
+        </TableCell>
+        <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }} data-testid="job-tries-count">
+          <TriesToggle job={job} open={open} onToggle={() => setOpen(!open)} language={language} />
+        </TableCell>
+        <TableCell sx={{ maxWidth: 160 }}>
+          {job.errortext ? (
+            <Tooltip title={job.errortext}>
+              <Typography
+                variant="caption"
+                color="error"
+                sx={{
+                  display: '-webkit-box',
+                  WebkitLineClamp: 2,
+                  WebkitBoxOrient: 'vertical',
+                  overflow: 'hidden',
+                }}
+              >
+                {job.errortext}
+              </Typography>
+            </Tooltip>
+          ) : (
+            <Typography variant="caption" color="text.disabled">
+              –
+            </Typography>
+          )}
+        </TableCell>
+        <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+          {formatDuration(job.uploadduration, language) ?? '–'}
+        </TableCell>
+        <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+          {speed === null ? '–' : formatSpeed(job.filesize, job.uploadduration, language)}
+        </TableCell>
+      </TableRow>
+      {open && <JobTriesRow job={job} columns={10} language={language} />}
+    </>
   );
 }
 
