@@ -258,6 +258,18 @@ describe('project delivery', () => {
     assert.equal(await tries.count(), 2);
     assert.match((await tries.first().textContent()) ?? '', /private|refused|ECONN/i);
     await settledScreenshot(page, '75-project-protocol-tries');
+    // The same in German.
+    await page.evaluate(() => localStorage.setItem('photorelay.language', 'de'));
+    try {
+      await page.reload();
+      await page.getByText('Übertragungsprotokoll').waitFor();
+      await page.getByRole('button', { name: 'Alle Versuche zeigen' }).last().click();
+      await page.getByText('Versuche dieser Auslieferung').waitFor();
+      await settledScreenshot(page, '75-project-protocol-tries-de');
+    } finally {
+      await page.evaluate(() => localStorage.setItem('photorelay.language', 'en'));
+      await page.reload();
+    }
   });
 
   it('counts the upload, charts it and logs the connection', async () => {

@@ -92,6 +92,8 @@ export async function startOpenSshd(
   fs.writeFileSync(
     config,
     [
+      // sshd takes a keyword's first value: the caller's lines come first.
+      ...(options.sshdOptions ?? []),
       `Port ${port}`,
       'ListenAddress 127.0.0.1',
       `HostKey ${hostKey}`,
@@ -106,7 +108,6 @@ export async function startOpenSshd(
       'Subsystem sftp internal-sftp',
       `ForceCommand internal-sftp -d ${root}`,
       'LogLevel VERBOSE',
-      ...(options.sshdOptions ?? []),
       '',
     ].join('\n'),
   );

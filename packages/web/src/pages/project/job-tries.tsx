@@ -29,11 +29,17 @@ export function TriesToggle({
     <Button
       size="small"
       onClick={onToggle}
-      endIcon={open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
+      endIcon={open ? <ExpandLessIcon fontSize="small" /> : <ExpandMoreIcon fontSize="small" />}
       aria-expanded={open}
       aria-label={t(open ? 'triesDetail.hide' : 'triesDetail.show')}
       title={t(open ? 'triesDetail.hide' : 'triesDetail.show')}
-      sx={{ minWidth: 0, px: 0.75, mr: -0.75, fontVariantNumeric: 'tabular-nums' }}
+      sx={{
+        minWidth: 0,
+        px: 0.5,
+        mr: -0.5,
+        fontVariantNumeric: 'tabular-nums',
+        '& .MuiButton-endIcon': { ml: 0.25, mr: 0 },
+      }}
       data-testid="job-tries-toggle"
     >
       {count}
