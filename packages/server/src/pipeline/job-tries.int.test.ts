@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { ftpUpload } from '../../test/support/camera.ts';
@@ -9,6 +10,7 @@ import {
   type TempDirDestination,
 } from '../../test/support/destinations.ts';
 import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
+import { type OpenSshd, startOpenSshd } from '../../test/support/openssh.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { purgeExpiredUploads } from './retention.ts';
 
@@ -17,13 +19,16 @@ import { purgeExpiredUploads } from './retention.ts';
 
 let server: TestServer;
 let destination: TempDirDestination;
+let sshd: OpenSshd;
 before(async () => {
   server = await startTestServer({ ALLOW_PRIVATE_NETWORKS: '1' });
   destination = await startFtpDestination({ started: false });
+  sshd = await startOpenSshd();
 });
 after(async () => {
   await server.stop();
   await destination.close();
+  await sshd.stop();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -115,4 +120,51 @@ test('a destination that fails once, then takes the file: two tries, the first w
     .where('job_id', '=', job?.id ?? -1)
     .execute();
   assert.deepEqual(left, []);
+});
+
+test('an SFTP connection that drops under the transfer: tried again at once on a new one', async () => {
+  const team = await makeTeam(server);
+  const { projectId, account } = await makeProjectWithServer(server, team, 'Drops', {
+    name: 'OpenSSH',
+    protocol: 'sftp',
+    port: sshd.port,
+    path: `${sshd.root}/drops`,
+    username: sshd.username,
+    password: sshd.password,
+  });
+  const picture = crypto.randomBytes(40_000_000);
+  const started = Date.now();
+  await ftpUpload(server.running.ingest?.ftpPort, account, 'BIG.JPG', picture);
+  // As soon as the temp file grows, every SSH session is killed (a reset under the transfer).
+  const dir = `${sshd.root}/drops`;
+  for (let i = 0; i < 600; i++) {
+    const part = fs.existsSync(dir) ? fs.readdirSync(dir).find((n) => n.endsWith('.part')) : undefined;
+    if (part && fs.statSync(`${dir}/${part}`).size > 0) break;
+    await sleep(10);
+  }
+  sshd.dropConnections();
+  const db = server.running.ctx.db;
+  let job: { id: number; state: string; trynumber: number } | undefined;
+  for (let i = 0; i < 600 && job?.state !== 'succeeded'; i++) {
+    await sleep(50);
+    job = await db
+      .selectFrom('jobs')
+      .select(['id', 'state', 'trynumber'])
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
+  }
+  assert.equal(job?.state, 'succeeded');
+  assert.equal(job?.trynumber, 0, 'no try counted against the retry schedule');
+  assert.ok(Date.now() - started < 15_000, 'not after the 15 s backoff');
+  const tries = await db
+    .selectFrom('job_tries')
+    .select(['bytes', 'error'])
+    .where('job_id', '=', job?.id ?? -1)
+    .orderBy('id')
+    .execute();
+  assert.equal(tries.length, 2, JSON.stringify(tries));
+  assert.ok(tries[0]?.error, 'the broken try keeps its error');
+  assert.equal(tries[1]?.error, null);
+  assert.equal(Number(tries[1]?.bytes), picture.length);
+  assert.deepEqual(fs.readFileSync(`${dir}/BIG.JPG`), picture);
 });

@@ -32,6 +32,8 @@ export interface OpenSshd {
   root: string;
   /** sshd's log so far (-e: to stderr). */
   output(): string;
+  /** Kills the session processes (every open connection drops; the listener stays). */
+  dropConnections(): void;
   stop(): Promise<void>;
 }
 
@@ -131,6 +133,28 @@ export async function startOpenSshd(
     password,
     root,
     output: () => log,
+    dropConnections() {
+      const children = (pid: number): number[] => {
+        try {
+          return fs
+            .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+            .split(' ')
+            .filter(Boolean)
+            .map(Number);
+        } catch {
+          return [];
+        }
+      };
+      // Each session is a privileged monitor with its unprivileged child: both go.
+      const descendants = (pid: number): number[] => children(pid).flatMap((c) => [c, ...descendants(c)]);
+      for (const session of child.pid ? descendants(child.pid) : []) {
+        try {
+          process.kill(session, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

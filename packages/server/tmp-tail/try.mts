@@ -1,0 +1,10 @@
+import { startOpenSshd } from '/work/wt-tail/packages/server/test/support/openssh.ts';
+import SftpClient from 'ssh2-sftp-client';
+const d = await startOpenSshd();
+const c = new SftpClient();
+await c.connect({ host: '127.0.0.1', port: d.port, username: d.username, password: d.password });
+console.log(await c.cwd(), d.root);
+await c.put(Buffer.from('hi'), `${d.root}/x.txt`);
+console.log(await c.list(d.root));
+await c.end();
+await d.stop();
