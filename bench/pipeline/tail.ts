@@ -49,21 +49,29 @@ async function generateFiles(dir: string): Promise<string[]> {
   return files;
 }
 
-/** When each final file name first appeared under `root` (relative path -> ms). */
-function watchArrivals(root: string) {
-  const seen = new Map<string, number>();
-  const watcher = fs.watch(root, { recursive: true }, (_event, name) => {
-    if (!name || path.basename(name).startsWith('.') || seen.has(name)) return;
-    if (fs.existsSync(path.join(root, name))) seen.set(name, Date.now());
-  });
-  return { seen, close: () => watcher.close() };
+/**
+ * When `file` got its final name (the rename sets the ctime), or undefined while it is missing.
+ * Polled, not watched: a recursive fs.watch missed files renamed into a folder made a moment ago.
+ */
+function arrivedAt(file: string): number | undefined {
+  try {
+    return fs.statSync(file).ctimeMs;
+  } catch {
+    return undefined;
+  }
 }
 
-async function waitAll(check: () => boolean, timeoutMs: number) {
+/** The time the last of `files` arrived; throws (naming what is missing) after `timeoutMs`. */
+async function lastArrival(files: string[], timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('files did not arrive');
-    await sleep(20);
+  for (;;) {
+    const times = files.map(arrivedAt);
+    if (times.every((t) => t !== undefined)) return Math.max(...(times as number[]));
+    if (Date.now() > deadline)
+      throw new Error(
+        `not delivered after ${timeoutMs} ms: ${files.filter((_, i) => times[i] === undefined).join(', ')}`,
+      );
+    await sleep(100);
   }
 }
 
@@ -74,8 +82,6 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-bench-tail-'));
   const vsftpd = await startVsftpd();
   const sshd = await startOpenSshd();
-  const ftpArrivals = watchArrivals(path.join(vsftpd.root, 'incoming'));
-  const sftpArrivals = watchArrivals(sshd.root);
   const data = await prepareData();
   const server = await serverProcess({ dataDir: data.dataDir, env: { LOG_LEVEL: 'warn' } });
   try {
@@ -170,9 +176,9 @@ async function main() {
       );
       const acked = Date.now();
       const names = files.map((f) => `${name}/${dir}/${path.basename(f)}`);
-      await waitAll(() => names.every((n) => ftpArrivals.seen.has(n) && sftpArrivals.seen.has(n)), 300_000);
-      const last = Math.max(
-        ...names.flatMap((n) => [ftpArrivals.seen.get(n) ?? 0, sftpArrivals.seen.get(n) ?? 0]),
+      const last = await lastArrival(
+        names.flatMap((n) => [path.join(vsftpd.root, 'incoming', n), path.join(sshd.root, n)]),
+        300_000,
       );
       return {
         total: last - t0,
@@ -256,8 +262,6 @@ async function main() {
       `tries that failed and were retried: ${[...r.plain, ...r.template].reduce((n, x) => n + x.retried, 0)}; load at the end ${load()}`,
     );
   } finally {
-    ftpArrivals.close();
-    sftpArrivals.close();
     await server.stop().catch(() => {});
     await data.remove().catch(() => {});
     await vsftpd.stop().catch(() => {});
