@@ -66,7 +66,7 @@ async function lastArrival(files: string[], timeoutMs: number): Promise<number> 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const times = files.map(arrivedAt);
-    if (times.every((t) => t !== undefined)) return Math.max(...(times as number[]));
+    if (times.every((t) => t !== undefined)) return Math.round(Math.max(...(times as number[])));
     if (Date.now() > deadline)
       throw new Error(
         `not delivered after ${timeoutMs} ms: ${files.filter((_, i) => times[i] === undefined).join(', ')}`,
