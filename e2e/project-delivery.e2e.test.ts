@@ -241,6 +241,35 @@ describe('project delivery', () => {
     // 'Retry now' for the job that waits for its next try.
     await toServer.getByTestId('job-retry').click();
     await page.getByText('The job will be tried again right away.').waitFor();
+
+    // Every try stays in the job's history (issue 15): the count opens them with their errors.
+    const toggle = toServer.getByTestId('job-tries-toggle');
+    await page.waitForFunction(
+      () => {
+        const rows = Array.from(document.querySelectorAll('[data-testid="job-row"]'));
+        const row = rows.find((r) => r.textContent?.includes('Client archive'));
+        return row?.querySelector('[data-testid="job-tries-toggle"]')?.textContent === '2';
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
+    await toggle.click();
+    const tries = page.getByTestId('job-try');
+    assert.equal(await tries.count(), 2);
+    assert.match((await tries.first().textContent()) ?? '', /private|refused|ECONN/i);
+    await settledScreenshot(page, '75-project-protocol-tries');
+    // The same in German.
+    await page.evaluate(() => localStorage.setItem('photorelay.language', 'de'));
+    try {
+      await page.reload();
+      await page.getByText('Übertragungsprotokoll').waitFor();
+      await page.getByRole('button', { name: 'Alle Versuche zeigen' }).last().click();
+      await page.getByText('Versuche dieser Auslieferung').waitFor();
+      await settledScreenshot(page, '75-project-protocol-tries-de');
+    } finally {
+      await page.evaluate(() => localStorage.setItem('photorelay.language', 'en'));
+      await page.reload();
+    }
   });
 
   it('counts the upload, charts it and logs the connection', async () => {

@@ -12,6 +12,14 @@ export const jobStates = [
   'rejected',
   'skipped',
 ] as const;
+/** One try of a delivery (issue 15): its start, duration, bytes sent and error. */
+export const jobTry = z.object({
+  startedAt: z.string(),
+  durationMs: z.number(),
+  bytes: z.number().nullable(),
+  error: z.string().nullable(),
+});
+export type JobTry = z.infer<typeof jobTry>;
 export const job = z.object({
   id: z.number(),
   filename: z.string(),
@@ -28,6 +36,8 @@ export const job = z.object({
   canRetry: z.boolean(),
   /** The upload the job delivers (its picture: getUploadPicture). */
   uploadId: z.number().optional(),
+  /** Every try, oldest first (issue 15); empty for jobs from before tries were kept. */
+  tries: z.array(jobTry).optional(),
 });
 export type Job = z.infer<typeof job>;
 export const postJobsBody = z.object({ projectid: z.number().int().positive() });

@@ -239,6 +239,16 @@ export interface JobsTable {
   finished_at: Timestamp | null;
 }
 
+/** One try of a delivery job (issue 15): when, how long, how much, and why it failed. */
+export interface JobTriesTable {
+  id: Generated<number>;
+  job_id: number;
+  started_at: Timestamp;
+  duration_ms: number;
+  bytes: number | null;
+  error: string | null;
+}
+
 export interface IngestDirectoriesTable {
   project_id: number;
   path: string;
@@ -276,6 +286,7 @@ export interface FailureNoticesTable {
 export interface Database {
   uploads: UploadsTable;
   jobs: JobsTable;
+  job_tries: JobTriesTable;
   ingest_directories: IngestDirectoriesTable;
   ingest_sessions: IngestSessionsTable;
   ingest_login_failures: IngestLoginFailuresTable;

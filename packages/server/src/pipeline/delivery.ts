@@ -9,8 +9,16 @@ import { recordUpload } from './record-upload.ts';
 /** A failure that retrying cannot fix (the destination is gone). */
 export class PermanentDeliveryError extends Error {}
 
-/** Sends one job's file to its FTP/FTPS/SFTP server; resolves with details for the job log. */
-export async function deliverToServer(ctx: AppContext, pool: DestinationPool, job: ClaimedJob) {
+/**
+ * Sends one job's file to its FTP/FTPS/SFTP server; resolves with details for the job log.
+ * `fresh`: on a new connection, not a pooled one (the retry after a connection broke).
+ */
+export async function deliverToServer(
+  ctx: AppContext,
+  pool: DestinationPool,
+  job: ClaimedJob,
+  { fresh = false }: { fresh?: boolean } = {},
+) {
   const { server } = job;
   if (!server) throw new PermanentDeliveryError(destinationGoneReasons.deleted);
   if (!server.linked) throw new PermanentDeliveryError(destinationGoneReasons.removed);
@@ -32,6 +40,7 @@ export async function deliverToServer(ctx: AppContext, pool: DestinationPool, jo
       ctx.blobs.withLocalFile(job.processedBlobKey, (file) =>
         client.upload(file, remoteDir, job.filename, { tempTag: `job${job.id}` }),
       ),
+    { fresh },
   );
   return { remoteDir, bytes: result.bytes, ms: result.ms };
 }

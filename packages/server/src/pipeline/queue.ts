@@ -74,6 +74,8 @@ export interface ClaimedJob {
   /** The destination's name when the job was made (for the give-up mail). */
   ftpServerName: string | null;
   destProjectName: string | null;
+  /** The destination's name when the job was made (for the log). */
+  destinationName: string | null;
   tryNumber: number;
   path: string;
   filename: string;
@@ -143,6 +145,7 @@ const toClaimedJob = (r: ClaimedJobRow): ClaimedJob => ({
   destProjectId: r.dest_project_id,
   ftpServerName: r.ftpservername,
   destProjectName: r.destprojectname,
+  destinationName: r.ftpservername ?? r.destprojectname,
   tryNumber: r.trynumber,
   path: r.path,
   filename: r.filename,
@@ -285,6 +288,23 @@ export const markJobFailedTry = (
     .where('locked_by', '=', workerId)
     .where('state', '=', 'running')
     .executeTakeFirst();
+
+/** Notes one try of a job in its history (issue 15), whatever became of the job. */
+export const recordTry = (
+  db: Db,
+  jobId: number,
+  row: { startedAt: Date; durationMs: number; bytes: number | null; error: string | null },
+) =>
+  db
+    .insertInto('job_tries')
+    .values({
+      job_id: jobId,
+      started_at: row.startedAt,
+      duration_ms: row.durationMs,
+      bytes: row.bytes,
+      error: row.error === null ? null : row.error.slice(0, 2000),
+    })
+    .execute();
 
 /**
  * "Retry now": a failed or waiting job goes again at once; a 'held' one (a picture that could not

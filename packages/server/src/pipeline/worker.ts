@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isTransientConnectionError } from '../adapters/destinations/destination.ts';
 import { DestinationPool } from '../adapters/destinations/pool.ts';
 import { purgeFinishedCommands } from '../commands/service.ts';
 import type { AppContext } from '../context.ts';
@@ -94,6 +95,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       return false;
     }
     const started = Date.now();
+    let tryStarted = started;
     const heartbeat = setInterval(
       () => {
         q.extendLease(ctx.db, job.id, workerId, options.leaseSeconds).catch(() => {});
@@ -103,11 +105,23 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     try {
       if (job.destProjectId !== null) {
         await deliverToProject(ctx, job, workerId, started);
+        await noteTry(job, tryStarted, job.processedSize, null);
       } else {
-        const sent = await deliverToServer(ctx, pool, job);
+        let sent: Awaited<ReturnType<typeof deliverToServer>>;
+        try {
+          sent = await deliverToServer(ctx, pool, job);
+        } catch (error) {
+          if (!isTransientConnectionError(error)) throw error;
+          // The connection broke under the transfer: once more at once, on a new connection.
+          await noteTry(job, tryStarted, null, error);
+          tryStarted = Date.now();
+          sent = await deliverToServer(ctx, pool, job, { fresh: true });
+        }
         await q.markJobSucceeded(ctx.db, job, workerId, Date.now() - started, sent);
+        await noteTry(job, tryStarted, sent.bytes, null);
       }
     } catch (error) {
+      await noteTry(job, tryStarted, null, error);
       const message = error instanceof Error ? error.message : String(error);
       const tryNumber = job.tryNumber + 1;
       const gaveUp = error instanceof PermanentDeliveryError || tryNumber >= maxTries;
@@ -127,6 +141,24 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       maybe.jobs = true;
     }
     return true;
+  }
+
+  /** A try into the job's history (a failed one is logged too); never throws. */
+  async function noteTry(job: q.ClaimedJob, startedAt: number, bytes: number | null, error: unknown) {
+    const message = error === null ? null : error instanceof Error ? error.message : String(error);
+    if (message !== null)
+      ctx.log.warn(
+        { job: job.id, upload: job.uploadId, destination: job.destinationName, error: message },
+        'delivery try failed',
+      );
+    await q
+      .recordTry(ctx.db, job.id, {
+        startedAt: new Date(startedAt),
+        durationMs: Date.now() - startedAt,
+        bytes,
+        error: message,
+      })
+      .catch((err) => ctx.log.error({ err, job: job.id }, 'could not note a try'));
   }
 
   // A slot pulls work until there is none; one that finds work starts a sibling, up to the limit.

@@ -44,10 +44,17 @@ export class DestinationPool {
     this.connect = options.connect ?? createDestinationClient;
   }
 
-  /** Runs `work` with a connection to the server; waits while the server's limit is reached. */
-  async use<T>(server: PooledServer, work: (client: DestinationClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` with a connection to the server; waits while the server's limit is reached.
+   * `fresh`: a new connection, never an idle one (after a connection broke under a transfer).
+   */
+  async use<T>(
+    server: PooledServer,
+    work: (client: DestinationClient) => Promise<T>,
+    { fresh = false }: { fresh?: boolean } = {},
+  ): Promise<T> {
     const key = keyOf(server);
-    const client = await this.acquire(key, server);
+    const client = await this.acquire(key, server, fresh);
     try {
       const result = await work(client);
       this.release(key, client, false);
@@ -86,17 +93,19 @@ export class DestinationPool {
     return entry;
   }
 
-  private async acquire(key: string, server: PooledServer): Promise<DestinationClient> {
+  private async acquire(key: string, server: PooledServer, fresh: boolean): Promise<DestinationClient> {
     const max = Math.max(1, server.maxConnections ?? limits.ftpServerConnectionsDefault);
     const entry = this.entry(key);
     let waited = false;
     for (;;) {
       if (this.closing) throw new Error('Connection pool is closed');
-      const reused = entry.idle.pop();
+      // A fresh connection passes the idle ones by, closing one when the limit leaves no room.
+      const reused = fresh && entry.open < max ? undefined : entry.idle.pop();
       if (reused) {
         clearTimeout(reused.timer);
-        if (!reused.client.closed) return reused.client;
-        entry.open--; // went away while idle
+        if (!reused.client.closed && !fresh) return reused.client;
+        if (!reused.client.closed) void reused.client.close().catch(() => {});
+        entry.open--; // went away while idle, or makes room for a fresh one
         continue;
       }
       if (entry.open < max) {

@@ -15,6 +15,7 @@ import * as metadataHold from './0015-metadata-hold.ts';
 import * as uploadFingerprint from './0017-upload-fingerprint.ts';
 import * as eventStamping from './0019-event-stamping.ts';
 import * as uploadThumbnails from './0022-upload-thumbnails.ts';
+import * as jobTries from './0024-job-tries.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0017-upload-fingerprint': uploadFingerprint,
   '0019-event-stamping': eventStamping,
   '0022-upload-thumbnails': uploadThumbnails,
+  '0024-job-tries': jobTries,
 };

@@ -45,6 +45,18 @@ export const pageJobs = (db: Db, projectId: number, limit: number, offset: numbe
     .offset(offset)
     .execute();
 
+/** The tries of these jobs, oldest first (the protocol tab's job detail). */
+export const triesOf = (db: Db, jobIds: number[]) =>
+  jobIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('job_tries')
+        .select(['job_id', 'started_at', 'duration_ms', 'bytes', 'error'])
+        .where('job_id', 'in', jobIds)
+        .orderBy('job_id')
+        .orderBy('id')
+        .execute();
+
 export const countJobs = async (db: Db, projectId: number) =>
   (
     await db

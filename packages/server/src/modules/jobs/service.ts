@@ -29,6 +29,12 @@ export async function listJobs(
     protocol.pageJobs(db, project.id, pageSize, pageIndex * pageSize),
     protocol.countJobs(db, project.id),
   ]);
+  const tries = new Map<number, Awaited<ReturnType<typeof protocol.triesOf>>>();
+  for (const t of await protocol.triesOf(
+    db,
+    rows.map((r) => r.id),
+  ))
+    tries.set(Number(t.job_id), [...(tries.get(Number(t.job_id)) ?? []), t]);
   return {
     count,
     jobs: rows.map((r) => ({
@@ -49,6 +55,12 @@ export async function listJobs(
         canWrite &&
         r.destination_live &&
         (r.state === 'failed' || r.state === 'scheduled' || r.state === 'held'),
+      tries: (tries.get(Number(r.id)) ?? []).map((t) => ({
+        startedAt: new Date(t.started_at).toISOString(),
+        durationMs: t.duration_ms,
+        bytes: t.bytes === null ? null : Number(t.bytes),
+        error: t.error,
+      })),
     })),
   };
 }

@@ -38,6 +38,7 @@ import { PictureThumb } from '../../ui/picture-thumb.tsx';
 import { PlainError, usePlainError } from '../../ui/plain-error.tsx';
 import { JobEventStamp } from './job-event-stamp.tsx';
 import { describeJobState, type JobText, type JobTone, unstampedReason, uploadSpeed } from './job-state.ts';
+import { JobTriesRow, TriesToggle } from './job-tries.tsx';
 
 const pageSizes = [10, 25, 50, 100];
 
@@ -100,128 +101,132 @@ function JobRow({
   const speed = uploadSpeed(job);
   const unstamped = unstampedReason(job);
   const toServer = job.ftpservername !== null;
+  const [open, setOpen] = useState(false);
   return (
-    <TableRow hover data-testid="job-row" data-state={job.state}>
-      <TableCell sx={{ minWidth: 190, maxWidth: 280 }}>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          {job.uploadId !== undefined && (
-            <PictureThumb
-              teamUuid={teamUuid}
-              uploadId={job.uploadId}
-              size={40}
-              label={tp('openPicture', { name: job.filename })}
-              onOpen={onOpenPicture}
-            />
-          )}
-          <Typography
-            variant="body2"
-            title={job.filename}
-            sx={{ fontWeight: 500, overflowWrap: 'anywhere', minWidth: 0 }}
-            data-testid="job-file"
-          >
-            {job.filename}
-          </Typography>
-        </Stack>
-      </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
-        {formatSize(job.filesize, language)}
-      </TableCell>
-      <TableCell sx={{ minWidth: 130, maxWidth: 180 }}>
-        <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
-          <Tooltip title={t(toServer ? 'destinationKinds.ftpserver' : 'destinationKinds.project')}>
-            {toServer ? (
-              <DnsOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
-            ) : (
-              <AccountTreeOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
+    <>
+      <TableRow hover data-testid="job-row" data-state={job.state}>
+        <TableCell sx={{ minWidth: 190, maxWidth: 280 }}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            {job.uploadId !== undefined && (
+              <PictureThumb
+                teamUuid={teamUuid}
+                uploadId={job.uploadId}
+                size={40}
+                label={tp('openPicture', { name: job.filename })}
+                onOpen={onOpenPicture}
+              />
             )}
-          </Tooltip>
-          <Typography
-            variant="body2"
-            title={job.ftpservername ?? job.destprojectname ?? undefined}
-            sx={{ overflowWrap: 'anywhere' }}
-          >
-            {job.ftpservername ?? job.destprojectname ?? '–'}
-          </Typography>
-        </Stack>
-      </TableCell>
-      <TableCell sx={{ minWidth: 140, maxWidth: 220 }} data-testid="job-state">
-        <Chip
-          size="small"
-          color={toneColors[view.tone]}
-          variant={view.tone === 'success' || view.tone === 'neutral' ? 'outlined' : 'filled'}
-          label={render(view.label)}
-          sx={{ fontWeight: 600 }}
-        />
-        {view.detail && !(job.state === 'failed' && job.errortext) && (
-          <Typography
-            variant="caption"
-            color={view.tone === 'error' ? 'error' : 'text.secondary'}
-            sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
-            data-testid="job-state-detail"
-          >
-            {render(view.detail)}
-          </Typography>
-        )}
-        <JobEventStamp job={job} />
-        {unstamped && (
-          <Typography
-            variant="caption"
-            color="warning.main"
-            sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
-            data-testid="job-unstamped"
-          >
-            {t(job.state === 'held' ? 'heldReason' : 'unstamped', { reason: unstamped })}
-          </Typography>
-        )}
-        {job.canRetry && (
-          <Button
+            <Typography
+              variant="body2"
+              title={job.filename}
+              sx={{ fontWeight: 500, overflowWrap: 'anywhere', minWidth: 0 }}
+              data-testid="job-file"
+            >
+              {job.filename}
+            </Typography>
+          </Stack>
+        </TableCell>
+        <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+          {formatSize(job.filesize, language)}
+        </TableCell>
+        <TableCell sx={{ minWidth: 130, maxWidth: 180 }}>
+          <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
+            <Tooltip title={t(toServer ? 'destinationKinds.ftpserver' : 'destinationKinds.project')}>
+              {toServer ? (
+                <DnsOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
+              ) : (
+                <AccountTreeOutlinedIcon fontSize="small" sx={{ color: 'text.secondary' }} />
+              )}
+            </Tooltip>
+            <Typography
+              variant="body2"
+              title={job.ftpservername ?? job.destprojectname ?? undefined}
+              sx={{ overflowWrap: 'anywhere' }}
+            >
+              {job.ftpservername ?? job.destprojectname ?? '–'}
+            </Typography>
+          </Stack>
+        </TableCell>
+        <TableCell sx={{ minWidth: 140, maxWidth: 220 }} data-testid="job-state">
+          <Chip
             size="small"
-            startIcon={<ReplayOutlinedIcon />}
-            onClick={onRetry}
-            disabled={retrying}
-            sx={{ mt: 0.5, ml: -0.75, px: 0.75, minHeight: 0, py: 0.25, whiteSpace: 'nowrap' }}
-            data-testid="job-retry"
-          >
-            {t(job.state === 'held' ? 'release' : 'retry')}
-          </Button>
-        )}
-      </TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
-        <Tooltip title={formatDateTime(job.scheduletime, language, true)}>
-          <span>{formatCompactDateTime(job.scheduletime, now, language)}</span>
-        </Tooltip>
-      </TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
-        <Tooltip title={formatDateTime(job.createtime, language, true)}>
-          <span>{formatCompactDateTime(job.createtime, now, language)}</span>
-        </Tooltip>
-      </TableCell>
-      <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-        {formatNumber(job.trynumber, language)}
-      </TableCell>
-      <TableCell sx={{ maxWidth: 160 }}>
-        {job.errortext ? (
-          <PlainError text={job.errortext} testId="job-error" />
-        ) : (
-          <Typography variant="caption" color="text.disabled">
-            –
-          </Typography>
-        )}
-      </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
-        {formatDuration(job.uploadduration, language) ?? '–'}
-        {speed !== null && (
-          <Typography
-            variant="caption"
-            color="text.secondary"
-            sx={{ display: 'block' }}
-            data-testid="job-speed"
-          >
-            {formatSpeed(job.filesize, job.uploadduration, language)}
-          </Typography>
-        )}
-      </TableCell>
-    </TableRow>
+            color={toneColors[view.tone]}
+            variant={view.tone === 'success' || view.tone === 'neutral' ? 'outlined' : 'filled'}
+            label={render(view.label)}
+            sx={{ fontWeight: 600 }}
+          />
+          {view.detail && !(job.state === 'failed' && job.errortext) && (
+            <Typography
+              variant="caption"
+              color={view.tone === 'error' ? 'error' : 'text.secondary'}
+              sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
+              data-testid="job-state-detail"
+            >
+              {render(view.detail)}
+            </Typography>
+          )}
+          <JobEventStamp job={job} />
+          {unstamped && (
+            <Typography
+              variant="caption"
+              color="warning.main"
+              sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
+              data-testid="job-unstamped"
+            >
+              {t(job.state === 'held' ? 'heldReason' : 'unstamped', { reason: unstamped })}
+            </Typography>
+          )}
+          {job.canRetry && (
+            <Button
+              size="small"
+              startIcon={<ReplayOutlinedIcon />}
+              onClick={onRetry}
+              disabled={retrying}
+              sx={{ mt: 0.5, ml: -0.75, px: 0.75, minHeight: 0, py: 0.25, whiteSpace: 'nowrap' }}
+              data-testid="job-retry"
+            >
+              {t(job.state === 'held' ? 'release' : 'retry')}
+            </Button>
+          )}
+        </TableCell>
+        <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
+          <Tooltip title={formatDateTime(job.scheduletime, language, true)}>
+            <span>{formatCompactDateTime(job.scheduletime, now, language)}</span>
+          </Tooltip>
+        </TableCell>
+        <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
+          <Tooltip title={formatDateTime(job.createtime, language, true)}>
+            <span>{formatCompactDateTime(job.createtime, now, language)}</span>
+          </Tooltip>
+        </TableCell>
+        <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }} data-testid="job-tries-count">
+          <TriesToggle job={job} open={open} onToggle={() => setOpen(!open)} language={language} />
+        </TableCell>
+        <TableCell sx={{ maxWidth: 160 }}>
+          {job.errortext ? (
+            <PlainError text={job.errortext} testId="job-error" />
+          ) : (
+            <Typography variant="caption" color="text.disabled">
+              –
+            </Typography>
+          )}
+        </TableCell>
+        <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+          {formatDuration(job.uploadduration, language) ?? '–'}
+          {speed !== null && (
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              sx={{ display: 'block' }}
+              data-testid="job-speed"
+            >
+              {formatSpeed(job.filesize, job.uploadduration, language)}
+            </Typography>
+          )}
+        </TableCell>
+      </TableRow>
+      {open && <JobTriesRow job={job} columns={9} language={language} />}
+    </>
   );
 }
 
