@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client as FtpClient } from 'basic-ftp';
 import type { TestClient } from '../../packages/server/test/support/client.ts';
-import { prepareData, serverProcess } from '../../packages/server/test/support/process.ts';
+import { prepareData } from '../../packages/server/test/support/prepared-data.ts';
+import { serverProcess } from '../../packages/server/test/support/process.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sampleImage = path.resolve(here, '../../../shared/data/images/IPTC-PhotometadataRef-Std2025.1.jpg');

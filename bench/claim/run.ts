@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { type Db, openDatabase } from '../../packages/server/src/db/kysely.ts';
 import { claimJob } from '../../packages/server/src/pipeline/queue.ts';
-import { prepareData } from '../../packages/server/test/support/process.ts';
+import { prepareData } from '../../packages/server/test/support/prepared-data.ts';
 
 const { values: opts } = parseArgs({
   options: {

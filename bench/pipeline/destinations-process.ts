@@ -8,11 +8,8 @@
 //   <- { type: 'stop' }   closes the servers, deletes their folders, exits
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  destinationUser,
-  startFtpDestination,
-  startVsftpd,
-} from '../../packages/server/test/support/destinations.ts';
+import { destinationUser, startFtpDestination } from '../../packages/server/test/support/destinations.ts';
+import { startVsftpd } from '../../packages/server/test/support/vsftpd.ts';
 
 const count = Number(process.argv[2] ?? 2);
 const kind = process.argv[3] === 'vsftpd' ? 'vsftpd' : 'ours';

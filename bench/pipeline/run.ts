@@ -16,13 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client as FtpClient } from 'basic-ftp';
 import type { TestClient } from '../../packages/server/test/support/client.ts';
-import {
-  childPids,
-  type PreparedData,
-  prepareData,
-  type ServerProcess,
-  serverProcess,
-} from '../../packages/server/test/support/process.ts';
+import { type PreparedData, prepareData } from '../../packages/server/test/support/prepared-data.ts';
+import { childPids, type ServerProcess, serverProcess } from '../../packages/server/test/support/process.ts';
 import { makeFrame, metadataHead, standardTables, writeSyntheticJpeg } from '../stamp/synthetic-jpeg.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -13,9 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { startVsftpd } from '../../packages/server/test/support/destinations.ts';
 import { startOpenSshd } from '../../packages/server/test/support/openssh.ts';
-import { prepareData, serverProcess } from '../../packages/server/test/support/process.ts';
+import { prepareData } from '../../packages/server/test/support/prepared-data.ts';
+import { serverProcess } from '../../packages/server/test/support/process.ts';
+import { startVsftpd } from '../../packages/server/test/support/vsftpd.ts';
 import { makeFrame, metadataHead, standardTables, writeSyntheticJpeg } from '../stamp/synthetic-jpeg.ts';
 
 const run = promisify(execFile);

@@ -22,7 +22,7 @@ import * as teamQueries from '../../packages/server/src/modules/teams/queries.ts
 import { requireMember } from '../../packages/server/src/modules/teams/service.ts';
 import { startPhotoRelay } from '../../packages/server/src/runtime.ts';
 import { TestClient } from '../../packages/server/test/support/client.ts';
-import { prepareData } from '../../packages/server/test/support/process.ts';
+import { prepareData } from '../../packages/server/test/support/prepared-data.ts';
 
 const { values: opts } = parseArgs({
   options: {

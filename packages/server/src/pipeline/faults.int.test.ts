@@ -11,18 +11,11 @@ import {
   sha256,
   startFtpDestination,
   startSftpDestination,
-  startVsftpd,
   type TempDirDestination,
-  type Vsftpd,
-  vsftpdAvailable,
 } from '../../test/support/destinations.ts';
-import {
-  copyData,
-  type PreparedData,
-  prepareData,
-  type ServerProcess,
-  serverProcess,
-} from '../../test/support/process.ts';
+import { copyData, type PreparedData, prepareData } from '../../test/support/prepared-data.ts';
+import { type ServerProcess, serverProcess } from '../../test/support/process.ts';
+import { startVsftpd, type Vsftpd, vsftpdAvailable } from '../../test/support/vsftpd.ts';
 
 /**
  * Faults with real processes and real clients: the server runs as a child process (killed with
