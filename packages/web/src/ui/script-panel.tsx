@@ -3,7 +3,7 @@
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { Alert, Box, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
 import { errorPositionSeparator } from '@photorelay/contract/metadata';
 import { useSnackbar } from 'notistack';
 import { useRef, useState } from 'react';
@@ -11,10 +11,11 @@ import { useTranslation } from 'react-i18next';
 import { isApiError } from '../api/client.ts';
 import { type ScriptOwner, useDeleteScript, useScript, useStoreScriptFile } from '../api/scripts.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { type PositionedFailure, PositionedFailureAlert } from './positioned-failure.tsx';
 import { readAsDataUrl } from './read-file.ts';
 import { describeError } from './report-error.ts';
 
-type Failure = { position?: string; line?: number; message: string };
+type Failure = PositionedFailure;
 
 function failureOf(error: unknown): Failure {
   const text =
@@ -198,14 +199,12 @@ export function ScriptPanel({
           )}
         </Stack>
         {failure && (
-          <Alert
-            severity="error"
-            sx={{ mt: 1.5 }}
+          <PositionedFailureAlert
+            label={t('panel.failed')}
+            failure={failure}
             onClose={() => setFailure(null)}
-            data-testid="script-error"
-          >
-            {t('panel.failed')} {failure.position && <strong>{failure.position}</strong>} {failure.message}
-          </Alert>
+            testId="script-error"
+          />
         )}
         {script.isPending && <CircularProgress size={20} sx={{ mt: 1.5 }} />}
         {!script.isPending && !shown && (

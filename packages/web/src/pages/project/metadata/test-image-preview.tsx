@@ -15,12 +15,13 @@ import {
   useProcessImage,
 } from '../../../api/metadata.ts';
 import { formatSize } from '../../../ui/format.ts';
+import { type PositionedFailure, PositionedFailureAlert } from '../../../ui/positioned-failure.tsx';
 import { DropArea } from './drop-area.tsx';
 import { errorText } from './error-text.ts';
 import { readAsDataUrl, splitPositionedError } from './files.ts';
 import { ProcessingReport } from './processing-report.tsx';
 
-type Failure = { position?: string; message: string };
+type Failure = PositionedFailure;
 
 /**
  * On the Metadata tab `flush` first saves pending edits; the Overview tab shows the same card
@@ -120,14 +121,12 @@ export function TestImageCard({
         )}
 
         {failure && (
-          <Alert
-            severity="error"
-            sx={{ mt: 1.5 }}
+          <PositionedFailureAlert
+            label={t('preview.failed')}
+            failure={failure}
             onClose={() => setFailure(null)}
-            data-testid="xmp-preview-error"
-          >
-            {t('preview.failed')} {failure.position && <strong>{failure.position}</strong>} {failure.message}
-          </Alert>
+            testId="xmp-preview-error"
+          />
         )}
 
         {result && resultUrl && (
