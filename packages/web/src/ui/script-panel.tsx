@@ -4,14 +4,14 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Box, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
-import { errorPositionSeparator } from '@photorelay/contract/metadata';
 import { useSnackbar } from 'notistack';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../api/client.ts';
 import { type ScriptOwner, useDeleteScript, useScript, useStoreScriptFile } from '../api/scripts.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
-import { type PositionedFailure, PositionedFailureAlert } from './positioned-failure.tsx';
+import { type PositionedFailure, splitPositionedError } from './positioned-error.ts';
+import { PositionedFailureAlert } from './positioned-failure.tsx';
 import { readAsDataUrl } from './read-file.ts';
 import { describeError } from './report-error.ts';
 
@@ -24,15 +24,7 @@ function failureOf(error: unknown): Failure {
       : error instanceof Error
         ? error.message
         : describeError(error);
-  const at = text.indexOf(errorPositionSeparator);
-  if (at < 0) return { message: text };
-  const position = text.slice(0, at).trim();
-  const line = /(\d+):\d+$/.exec(position)?.[1];
-  return {
-    message: text.slice(at + errorPositionSeparator.length).trim(),
-    ...(position ? { position } : {}),
-    ...(line ? { line: Number(line) } : {}),
-  };
+  return splitPositionedError(text);
 }
 
 function saveText(filename: string, content: string) {

@@ -15,10 +15,11 @@ import {
   useProcessImage,
 } from '../../../api/metadata.ts';
 import { formatSize } from '../../../ui/format.ts';
-import { type PositionedFailure, PositionedFailureAlert } from '../../../ui/positioned-failure.tsx';
+import { type PositionedFailure, splitPositionedError } from '../../../ui/positioned-error.ts';
+import { PositionedFailureAlert } from '../../../ui/positioned-failure.tsx';
+import { readAsDataUrl } from '../../../ui/read-file.ts';
 import { DropArea } from './drop-area.tsx';
 import { errorText } from './error-text.ts';
-import { readAsDataUrl, splitPositionedError } from './files.ts';
 import { ProcessingReport } from './processing-report.tsx';
 
 type Failure = PositionedFailure;

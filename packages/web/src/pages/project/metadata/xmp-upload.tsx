@@ -21,9 +21,9 @@ import { useTranslation } from 'react-i18next';
 import { metadataKeys, storeXmpFileDetail, useStoreXmpFile } from '../../../api/metadata.ts';
 import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { formatSize } from '../../../ui/format.ts';
+import { readAsDataUrl } from '../../../ui/read-file.ts';
 import { DropArea } from './drop-area.tsx';
 import { errorText } from './error-text.ts';
-import { readAsDataUrl } from './files.ts';
 import { useMetadata } from './metadata-context.tsx';
 
 /** What the server noted about the imported file (values kept although not in their format, …). */
