@@ -134,7 +134,7 @@ describe('account journey', () => {
     assert.equal(await page.getByTestId('user-menu-fullname').textContent(), 'Ada Lovelace');
     assert.equal(await page.getByTestId('user-menu-team').textContent(), 'Lovelace Press Photos');
     await page.getByTestId('user-menu-group').waitFor();
-    // One team only: no 'Team wechseln'.
+    // One team only: no 'Switch team'.
     assert.equal(await page.getByTestId('menu-change-team').count(), 0);
     await screenshot(page, '09-user-menu', { fullPage: false });
     await page.getByTestId('menu-profile').click();

@@ -116,8 +116,8 @@ describe('config files', () => {
   it('deletes a file after the confirmation', async () => {
     await rowOf('caption.xmp').getByTestId('configfile-delete').click();
     const dialog = page.getByTestId('configfile-delete-dialog');
-    await dialog.getByText('Datei entfernen').waitFor();
-    await dialog.getByText('Die Datei wird unwiderruflich entfernt.').waitFor();
+    await dialog.getByText('Remove file').waitFor();
+    await dialog.getByText('The file will be removed permanently.').waitFor();
     await settledScreenshot(page, '62-configfiles-delete', { fullPage: false });
     await dialog.getByTestId('configfile-delete-dialog-cancel').click();
     await rowOf('caption.xmp').waitFor();

@@ -127,7 +127,7 @@ describe('daily use', () => {
     await page.getByTestId('users-add').click();
     const dialog = page.getByTestId('invite-dialog');
     const field = dialog.getByTestId('invite-email');
-    const message = dialog.getByText('Keine gültige Email Adresse');
+    const message = dialog.getByText('Not a valid e-mail address');
     await field.fill('ines@example.c');
     await page.waitForTimeout(300);
     assert.equal(await message.count(), 0, 'not while first typing, even when it looks complete');

@@ -66,7 +66,7 @@ describe('folder tree context menu', () => {
     await page.waitForURL(/\/newproject\?parentfolder=\d+/);
     await page.getByTestId('new-project-parent').getByText('Sport').waitFor();
     await page.getByTestId('new-project-submit').click();
-    await page.getByText('Der Projektname darf nicht leer sein.').waitFor();
+    await page.getByText('The project name must not be empty.').waitFor();
     await settledScreenshot(page, '52-new-project-validation');
     await page.getByTestId('new-project-name').fill('Matchday');
     await page.getByTestId('new-project-submit').click();
@@ -198,7 +198,7 @@ describe('folder tree context menu', () => {
     await openTreeMenu(page, 'Matchday 1');
     await page.getByTestId('tree-menu-delete').click();
     const dialog = page.getByTestId('tree-delete-dialog');
-    await dialog.getByText('Das Projekt wird permanent gelöscht.').waitFor();
+    await dialog.getByText('The project will be deleted permanently.').waitFor();
     await settledScreenshot(page, '55-tree-delete-project', { fullPage: false });
     await dialog.getByTestId('tree-delete-dialog-confirm').click();
     await page.getByText('“Matchday 1” was deleted.').waitFor();
@@ -209,14 +209,14 @@ describe('folder tree context menu', () => {
     // Folder.
     await openTreeMenu(page, 'Archive');
     await page.getByTestId('tree-menu-delete').click();
-    await dialog.getByText('Der Ordner wird permanent gelöscht.').waitFor();
+    await dialog.getByText('The folder will be deleted permanently.').waitFor();
     await dialog.getByTestId('tree-delete-dialog-confirm').click();
     await treeItem(page, 'Archive').waitFor({ state: 'detached' });
 
     // FTP server.
     await openTreeMenu(page, 'Agency archive');
     await page.getByTestId('tree-menu-delete').click();
-    await dialog.getByText('Der Ftp-Server wird permanent gelöscht.').waitFor();
+    await dialog.getByText('The FTP server will be deleted permanently.').waitFor();
     await dialog.getByTestId('tree-delete-dialog-cancel').click();
     await treeItem(page, 'Agency archive').waitFor();
     await openTreeMenu(page, 'Agency archive');

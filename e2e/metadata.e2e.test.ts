@@ -278,7 +278,7 @@ describe('project metadata tab', () => {
 
     // Nothing to lose yet: no confirmation.
     await page.getByTestId('xmp-upload-input').setInputFiles(referenceXmp);
-    await page.getByText('XMP-Datei wurde hochgeladen.').waitFor({ timeout: 20_000 });
+    await page.getByText('XMP file uploaded.').waitFor({ timeout: 20_000 });
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('textarea')).some(
         (area) => area.value === 'The Headline (ref2025.1)',
@@ -296,7 +296,7 @@ describe('project metadata tab', () => {
     const confirm = page.getByTestId('xmp-upload-confirm');
     await confirm.getByText(/clears all existing metadata values/).waitFor();
     await confirm.getByTestId('xmp-upload-confirm-confirm').click();
-    await page.getByText(/^XMP-Datei konnte nicht geladen werden: /).waitFor({ timeout: 20_000 });
+    await page.getByText(/^The XMP file could not be loaded: /).waitFor({ timeout: 20_000 });
   });
 
   it('stamps a test image with the values and offers it for download', async () => {

@@ -300,7 +300,7 @@ describe('project delivery', () => {
     await page.waitForURL(/\/ftpserver\?id=\d+/);
     await page.getByTestId('ftpserver-delete').click();
     const dialog = page.getByTestId('ftpserver-delete-dialog');
-    await dialog.getByText('Möchten Sie den FTP-Server wirklich löschen?').waitFor();
+    await dialog.getByText('Do you really want to delete the FTP server?').waitFor();
     await settledScreenshot(page, '77-ftpserver-delete', { fullPage: false });
     await dialog.getByTestId('ftpserver-delete-dialog-confirm').click();
     await page.waitForURL('**/team/ftpservers');

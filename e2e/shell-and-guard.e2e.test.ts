@@ -315,7 +315,7 @@ describe('app shell and route guard', () => {
       await guest.getByTestId('user-menu-group').getByText('Photographer').waitFor();
     });
 
-    it('switches between teams with "Team wechseln"', async () => {
+    it('switches between teams with "Switch team" (Team wechseln)', async () => {
       const guest = newAccount('Gustav', 'Gustav Newsroom');
       const other = await openPage();
       await registerVerified(server, other.request, guest);
@@ -341,8 +341,8 @@ describe('app shell and route guard', () => {
       await other.reload();
       await other.getByTestId('topbar-team').getByText('Olivia Sports Images').waitFor();
       await other.getByTestId('user-menu-button').click();
-      await other.getByTestId('menu-change-team').getByText('Team wechseln').click();
-      const dialog = other.getByRole('dialog', { name: 'Team wechseln' });
+      await other.getByTestId('menu-change-team').getByText('Switch team').click();
+      const dialog = other.getByRole('dialog', { name: 'Switch team' });
       await dialog.getByText('Gustav Newsroom').waitFor();
       await screenshot(other, '36-change-team', { fullPage: false });
       await dialog.getByText('Gustav Newsroom').click();

@@ -101,10 +101,10 @@ describe('team users and folder permissions', () => {
     assert.ok(await submit.isDisabled(), 'disabled while empty');
     await dialog.getByTestId('invite-email').fill('ines@example');
     await dialog.getByTestId('invite-email').blur();
-    await dialog.getByText('Keine gültige Email Adresse').waitFor();
+    await dialog.getByText('Not a valid e-mail address').waitFor();
     assert.ok(await submit.isDisabled());
     await dialog.getByTestId('invite-email').fill('ines@example.abcdefghijklm');
-    await dialog.getByText('Keine gültige Email Adresse').waitFor();
+    await dialog.getByText('Not a valid e-mail address').waitFor();
     await settledScreenshot(page, '80-users-invite-invalid', { fullPage: false });
     await dialog.getByTestId('invite-email').fill(invitee.email);
     assert.ok(await submit.isEnabled());
@@ -188,11 +188,11 @@ describe('team users and folder permissions', () => {
 
     await rowOf(pending).getByTestId('user-remove').click();
     const confirm = page.getByTestId('user-remove-dialog');
-    await confirm.getByText('Benutzer entfernen').waitFor();
-    await confirm.getByText('Der Benutzer wird aus dem Projekt entfernt.').waitFor();
-    await confirm.getByRole('button', { name: 'Abbrechen' }).waitFor();
+    await confirm.getByText('Remove user').waitFor();
+    await confirm.getByText('The user will be removed from the project.').waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).waitFor();
     await settledScreenshot(page, '83-users-remove', { fullPage: false });
-    await confirm.getByRole('button', { name: 'Entfernen' }).click();
+    await confirm.getByRole('button', { name: 'Remove' }).click();
     await rowOf(pending).waitFor({ state: 'detached' });
     await settledScreenshot(page, '84-users');
   });
