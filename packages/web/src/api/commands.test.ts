@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { testFtpServer } from '@photorelay/contract/ftpservers';
 import { ApiError, apiPost, NetworkError } from './client.ts';
 import { CommandError, runCommand } from './commands.ts';
 
@@ -61,7 +62,7 @@ describe('runCommand (spec §4 async commands)', () => {
       { json: { state: null } },
       { json: { state: 'ok', detail: 'Success!!!' } },
     ]);
-    const detail = await runCommand(team, 'command/testftpserver', { host: 'h' }, { pollMs: 1 });
+    const detail = await runCommand(team, testFtpServer, { host: 'h' }, { pollMs: 1 });
     assert.equal(detail, 'Success!!!');
     assert.equal(calls[0].url, `/api/${team}/command/testftpserver`);
     assert.equal(calls[0].method, 'POST');
@@ -76,7 +77,7 @@ describe('runCommand (spec §4 async commands)', () => {
       { json: { state: 'error', detail: 'Connection refused' } },
     ]);
     await assert.rejects(
-      runCommand(team, 'command/testftpserver', {}, { pollMs: 1 }),
+      runCommand(team, testFtpServer, {}, { pollMs: 1 }),
       (error) => error instanceof CommandError && error.message === 'Connection refused',
     );
   });
@@ -84,7 +85,7 @@ describe('runCommand (spec §4 async commands)', () => {
   it('stops polling when aborted', async () => {
     stubFetch([{ json: { result: 'OK', commandId: 9, token: 't' } }, { json: { state: null } }]);
     const controller = new AbortController();
-    const running = runCommand(team, 'command/x', {}, { pollMs: 50, signal: controller.signal });
+    const running = runCommand(team, testFtpServer, {}, { pollMs: 50, signal: controller.signal });
     setTimeout(() => controller.abort(), 10);
     await assert.rejects(running);
   });

@@ -6,19 +6,13 @@ import { type UseMutationResult, useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { z } from 'zod';
 import { callRoute } from './call.ts';
-import { apiPost, teamPath } from './client.ts';
 import type { ErrorMeta } from './query-client.ts';
 
-/**
- * A command's start route as the contract declares it. A path (`command/<name>`) is still taken
- * for the commands whose routes are not in the contract yet (scripts).
- */
-export type CommandRoute = TeamRoute | string;
+/** A command's start route as the contract declares it. */
+export type CommandRoute = TeamRoute;
 type BodyOf<R extends TeamRoute> = R['body'] extends z.ZodType ? z.input<R['body']> : undefined;
 
 function startCommand(teamUuid: string, command: CommandRoute, body: unknown, signal?: AbortSignal) {
-  if (typeof command === 'string')
-    return apiPost(teamPath(teamUuid, command), body, { schema: commandStarted, signal });
   return callRoute(command, { teamUuid, body, signal } as never).then((answer) =>
     commandStarted.parse(answer),
   );
@@ -80,11 +74,6 @@ export function useCommand<R extends TeamRoute>(
   command: R,
   meta?: ErrorMeta,
 ): UseMutationResult<unknown, Error, BodyOf<R>>;
-export function useCommand<TBody = unknown>(
-  teamUuid: string | undefined,
-  command: string,
-  meta?: ErrorMeta,
-): UseMutationResult<unknown, Error, TBody>;
 export function useCommand(teamUuid: string | undefined, command: CommandRoute, meta?: ErrorMeta) {
   const controllers = useRef(new Set<AbortController>());
   useEffect(() => {

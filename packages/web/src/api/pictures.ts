@@ -1,17 +1,16 @@
 // Issue 16 "pictures, not only rows": an upload's thumbnail and preview (plain image URLs, the
 // session cookie goes along), the caption and credit it was sent with, and today's pictures.
 import * as routes from '@photorelay/contract/jobs';
-import { fillPath } from '@photorelay/contract/route';
 import { useQuery } from '@tanstack/react-query';
-import { callRoute } from './call.ts';
-import { teamPath, teamScope } from './client.ts';
+import { callRoute, routeUrl } from './call.ts';
+import { teamScope } from './client.ts';
 
 export type { RecentUpload } from '@photorelay/contract/jobs';
 export type PictureSize = (typeof routes.uploadPictureSizes)[number];
 
 /** The `src` of an upload's picture: 'small' (160 px thumbnail) or 'large' (960 px preview). */
 export const uploadPictureUrl = (teamUuid: string, uploadId: number, size: PictureSize) =>
-  `/api/${teamPath(teamUuid, fillPath(routes.getUploadPicture.path, { id: uploadId }))}?size=${size}`;
+  routeUrl(routes.getUploadPicture, { teamUuid, params: { id: uploadId }, query: { size } });
 
 export const pictureKeys = {
   all: (teamUuid: string) => [...teamScope(teamUuid), 'pictures'] as const,

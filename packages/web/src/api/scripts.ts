@@ -42,12 +42,7 @@ export function useDeleteScript(teamUuid: string, owner: ScriptOwner) {
 /** storescriptfile; a syntax error comes back as 'line:column<||||>message', shown by the panel. */
 export function useStoreScriptFile(teamUuid: string, owner: ScriptOwner) {
   const queryClient = useQueryClient();
-  const command = useCommand<{
-    filename: string;
-    content: string;
-    dbprojectid?: number;
-    dbfolderid?: number;
-  }>(teamUuid, storeScriptFile.path.replace(/^\//, ''), handlesAllErrors);
+  const command = useCommand(teamUuid, storeScriptFile, handlesAllErrors);
   return {
     ...command,
     store: async (filename: string, content: string) => {
