@@ -1,8 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { waitForFirstLine } from './daemon.ts';
 import { freePort } from './destinations.ts';
 
 /**
@@ -47,31 +47,6 @@ function ensureUser(password: string): { uid: number; gid: number } {
   execFileSync('chpasswd', { input: `${user}:${password}\n` });
   const [, , uid, gid] = (find() ?? '').split(':');
   return { uid: Number(uid), gid: Number(gid) };
-}
-
-async function waitForBanner(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error('sshd exited');
-    const banner = await new Promise<string>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      let text = '';
-      const done = (value: string) => {
-        socket.destroy();
-        resolve(value);
-      };
-      socket.setTimeout(1000, () => done(text));
-      socket.on('data', (d) => {
-        text += d.toString();
-        if (text.includes('\n')) done(text);
-      });
-      socket.on('error', () => done(''));
-    });
-    if (banner.startsWith('SSH-2.0-')) return;
-    if (Date.now() > deadline)
-      throw new Error(`sshd did not answer on port ${port}: ${JSON.stringify(banner)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Starts sshd with its own config and host key; `sshdOptions` are extra config lines. */
@@ -122,7 +97,7 @@ export async function startOpenSshd(
     log += d.toString();
   });
   try {
-    await waitForBanner(port, child, 10_000);
+    await waitForFirstLine('sshd', port, child, 'SSH-2.0-', 10_000);
   } catch (err) {
     child.kill('SIGKILL');
     throw new Error(`${(err as Error).message}: ${log}`);

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { waitForFirstLine } from './daemon.ts';
 import { freePort, freePortRange, isTemp, walk } from './destinations.ts';
 
 /**
@@ -47,31 +47,6 @@ function ftpUserIds(): { uid: number; gid: number } {
     throw new Error('vsftpd needs the system user "ftp" (Debian creates it with the vsftpd package)');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
-}
-
-async function waitForGreeting(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error('vsftpd exited');
-    const greeting = await new Promise<string>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      let text = '';
-      const done = (value: string) => {
-        socket.destroy();
-        resolve(value);
-      };
-      socket.setTimeout(1000, () => done(text));
-      socket.on('data', (d) => {
-        text += d.toString();
-        if (text.includes('\n')) done(text);
-      });
-      socket.on('error', () => done(''));
-    });
-    if (greeting.startsWith('220')) return;
-    if (Date.now() > deadline)
-      throw new Error(`vsftpd did not greet on port ${port}: ${JSON.stringify(greeting)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /**
@@ -167,7 +142,7 @@ export async function startVsftpd(options: { port?: number } = {}): Promise<Vsft
   };
 
   try {
-    await waitForGreeting(port, child, 10_000);
+    await waitForFirstLine('vsftpd', port, child, '220', 10_000);
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}; vsftpd said: ${stderr.trim() || '(nothing)'}`);
