@@ -71,11 +71,9 @@ export interface ClaimedJob {
   uploadId: number;
   ftpServerId: number | null;
   destProjectId: number | null;
-  /** The destination's name when the job was made (for the give-up mail). */
+  /** The destination's name when the job was made (for the log and the give-up mail). */
   ftpServerName: string | null;
   destProjectName: string | null;
-  /** The destination's name when the job was made (for the log). */
-  destinationName: string | null;
   tryNumber: number;
   path: string;
   filename: string;
@@ -145,7 +143,6 @@ const toClaimedJob = (r: ClaimedJobRow): ClaimedJob => ({
   destProjectId: r.dest_project_id,
   ftpServerName: r.ftpservername,
   destProjectName: r.destprojectname,
-  destinationName: r.ftpservername ?? r.destprojectname,
   tryNumber: r.trynumber,
   path: r.path,
   filename: r.filename,

@@ -148,7 +148,12 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     const message = error === null ? null : error instanceof Error ? error.message : String(error);
     if (message !== null)
       ctx.log.warn(
-        { job: job.id, upload: job.uploadId, destination: job.destinationName, error: message },
+        {
+          job: job.id,
+          upload: job.uploadId,
+          destination: job.ftpServerName ?? job.destProjectName,
+          error: message,
+        },
         'delivery try failed',
       );
     await q
