@@ -12,4 +12,5 @@ export default async function* failedFiles(source) {
       fs.appendFileSync(process.env.PHOTORELAY_FAILED_FILES, `${file}\n`);
     }
   }
+  yield ''; // a reporter is a generator of output; this one has none
 }
