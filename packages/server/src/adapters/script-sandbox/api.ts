@@ -48,15 +48,33 @@ export function checkedText(value: string): string {
   return value;
 }
 
+// Catalog ids by their lower case, made once per catalog (the thread has one), not per run.
+const lowerIdsOf = new WeakMap<Catalog, Map<string, string>>();
+function lowerIds(catalog: Catalog): Map<string, string> {
+  let ids = lowerIdsOf.get(catalog);
+  if (!ids) {
+    ids = new Map(Object.keys(catalog.kinds).map((id) => [id.toLowerCase(), id]));
+    lowerIdsOf.set(catalog, ids);
+  }
+  return ids;
+}
+
+/** The top-level catalog id of a value's property: 'locationCreated' of 'locationCreated,city'. */
+export const topId = (p: string) => {
+  const comma = p.indexOf(',');
+  return comma < 0 ? p : p.slice(0, comma);
+};
+
 /** The state of one run of a project's scripts: each script sees what the previous one left. */
 export class ScriptState {
   private values: MetaValue[];
-  private metaChanged = false;
+  /** Top-level ids of the properties a meta writer touched: only their values go back to the host. */
+  private readonly written = new Set<string>();
   fileName: string;
   readonly skipped: string[] = [];
   rejected: string | null = null;
   readonly logs: string[] = [];
-  private readonly lowerIds = new Map<string, string>();
+  private readonly lowerIds: Map<string, string>;
 
   constructor(
     readonly input: ScriptInput,
@@ -64,7 +82,7 @@ export class ScriptState {
   ) {
     this.values = input.meta.map((v) => ({ ...v }));
     this.fileName = input.file.name;
-    for (const id of Object.keys(catalog.kinds)) this.lowerIds.set(id.toLowerCase(), id);
+    this.lowerIds = lowerIds(catalog);
   }
 
   private resolve(name: string): Resolved {
@@ -100,7 +118,7 @@ export class ScriptState {
     const next = this.values.filter((e) => !keep(e)).concat(entries);
     if (next.length > apiLimits.values) fail(`meta: more than ${apiLimits.values} values`);
     this.values = next;
-    this.metaChanged = true;
+    this.written.add(r.id);
   }
 
   private items(r: Resolved) {
@@ -224,8 +242,8 @@ export class ScriptState {
   output(): ScriptOutput {
     return {
       file: { name: this.fileName },
-      meta: this.values,
-      metaChanged: this.metaChanged,
+      meta: this.values.filter((v) => this.written.has(topId(v.p))),
+      written: [...this.written],
       skipped: [...this.skipped],
       rejected: this.rejected,
       log: [...this.logs],

@@ -158,6 +158,14 @@ export function bindApi(vm: QuickJSContext): BoundContext {
     }),
   );
   defineGlobal('exif', object({ get: (s, [tag]) => toHandle(s.exif(tag ? stringOf(tag) : 'undefined')) }));
+  // file, with its name's getter and setter: made here (while the thread waits), its data at start.
+  const fileObject = vm.newObject();
+  vm.defineProp(fileObject, 'name', {
+    enumerable: true,
+    // The getter cannot fail (its type wants a value); the setter checks the name.
+    get: () => vm.newString(slot.state?.fileName ?? ''),
+    set: guarded((s, [value]) => void s.rename(value ? stringOf(value) : 'undefined')),
+  });
   for (const [key, impl] of Object.entries<Impl>({
     skip: (s, [n]) => void s.skip(n ? stringOf(n) : 'undefined'),
     reject: (s, [reason]) => {
@@ -185,6 +193,8 @@ export function bindApi(vm: QuickJSContext): BoundContext {
     dispose() {
       slot.state = null;
       for (const handle of Object.values(kept)) handle.dispose();
+      // Still ours when the context was never started (a spare dropped with its runtime).
+      if (fileObject.alive) fileObject.dispose();
       vm.dispose();
     },
   };
@@ -192,13 +202,6 @@ export function bindApi(vm: QuickJSContext): BoundContext {
   function define(state: ScriptState) {
     slot.state = state;
     const { file, project, destinations } = state.input;
-    const fileObject = vm.newObject();
-    vm.defineProp(fileObject, 'name', {
-      enumerable: true,
-      // The getter cannot fail (its type wants a value); the setter checks the name.
-      get: () => vm.newString(slot.state?.fileName ?? ''),
-      set: guarded((s, [value]) => void s.rename(value ? stringOf(value) : 'undefined')),
-    });
     const values: Record<string, QuickJSHandle> = {
       folder: vm.newString(file.folder),
       size: vm.newNumber(file.size),

@@ -25,9 +25,13 @@ export interface ScriptInput {
 
 export interface ScriptOutput {
   file: { name: string };
+  /**
+   * The values of the properties in `written`, not of the others: the host needs only what may
+   * have changed, and a picture can carry hundreds of values.
+   */
   meta: MetaValue[];
-  /** Whether any script called a meta writer: the file is only stamped again when it did. */
-  metaChanged: boolean;
+  /** Top-level ids of the properties a meta writer touched (in the order first touched); none: the file is not stamped again. */
+  written: string[];
   skipped: string[];
   rejected: string | null;
   log: string[];

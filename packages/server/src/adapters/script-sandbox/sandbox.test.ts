@@ -49,11 +49,21 @@ describe('script sandbox', () => {
     assert.equal(o.file.name, 'renamed-IMG_0001.jpg');
     assert.deepEqual(o.skipped, ['Archive']);
     assert.deepEqual(o.log, ['serial 123 Demo 2']);
-    assert.equal(o.metaChanged, true);
+    assert.deepEqual(o.written, ['description', 'keywords', 'cityName']);
     const get = (p: string) => o.meta.filter((m) => m.p === p).map((m) => `${m.lang ?? ''}${m.v}`);
     assert.deepEqual(get('description'), ['x-defaultCaption sport/match', 'deBildtext']);
     assert.deepEqual(get('keywords'), ['one', 'two']);
     assert.deepEqual(get('cityName'), ['BERLIN']);
+  });
+
+  test('only the properties a script wrote come back', async () => {
+    const result = await run("meta.set('city', 'Berlin'); meta.get('caption'); log(file.name)");
+    assert.equal(result.ok, true);
+    if (!result.ok) return;
+    assert.deepEqual(result.output.written, ['cityName']);
+    assert.deepEqual(result.output.meta, [{ p: 'cityName', v: 'Berlin' }]);
+    const none = await run("meta.get('caption'); log('read only')");
+    assert.deepEqual(none.ok && [none.output.written, none.output.meta], [[], []]);
   });
 
   test('reject ends the run with its reason, even when caught', async () => {

@@ -27,7 +27,7 @@ async function runExample(name: string, image: Buffer, uploadPath: string) {
   const result = await sandbox.run([{ name: `${name}.script`, source }], input);
   assert.ok(result.ok, JSON.stringify(result));
   const output: ScriptOutput = result.output;
-  const template = changesAsTemplate(input.meta, output.meta);
+  const template = changesAsTemplate(input.meta, output);
   let written = image;
   if (template) {
     const out = new PassThrough();

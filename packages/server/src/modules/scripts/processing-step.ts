@@ -13,7 +13,7 @@ import {
 } from '@photorelay/xmp/index';
 import { pictureFacts } from '@photorelay/xmp/variables';
 import { z } from 'zod';
-import { validFileName } from '../../adapters/script-sandbox/api.ts';
+import { topId, validFileName } from '../../adapters/script-sandbox/api.ts';
 import { type ScriptInput, type ScriptOutput, scriptSandbox } from '../../adapters/script-sandbox/sandbox.ts';
 import type { AppContext } from '../../context.ts';
 import {
@@ -40,7 +40,7 @@ const outputSchema = z.object({
     name: z.string().min(1).max(255).refine(validFileName, 'not a valid file name'),
   }),
   meta: z.array(metaValueOut).max(5000),
-  metaChanged: z.boolean(),
+  written: z.array(z.string().max(300)).max(1000),
   skipped: z.array(z.string().max(300)).max(100),
   rejected: z.string().max(1000).nullable(),
   log: z.array(z.string().max(2000)).max(500),
@@ -94,12 +94,24 @@ const toMeta = (v: TemplateValue): MetaValue => ({
 // A script's text is literal: braces would otherwise be read as template variables.
 const literal = (value: string) => value.replace(/\{/g, '\\{');
 
-/** Mode replace, with the scripts' values, for each top-level property whose values changed. */
-export function changesAsTemplate(before: MetaValue[], after: MetaValue[]): Template | undefined {
+/**
+ * Mode replace, with the scripts' values, for each property the scripts wrote (`written`, their
+ * values in `after`) whose values differ from `before`; undefined when none does.
+ */
+export function changesAsTemplate(
+  before: MetaValue[],
+  { meta: after, written }: { meta: MetaValue[]; written: string[] },
+): Template | undefined {
+  if (written.length === 0) return undefined;
+  const mine = new Set(written);
+  // In the order the properties come in the file, then the new ones (as the values were listed before).
+  const order = new Set<string>();
   const group = (values: MetaValue[]) => {
     const byId = new Map<string, MetaValue[]>();
     for (const v of values) {
-      const id = v.p.split(',')[0] ?? v.p;
+      const id = topId(v.p);
+      if (!mine.has(id)) continue;
+      order.add(id);
       byId.set(id, [...(byId.get(id) ?? []), v]);
     }
     return byId;
@@ -110,12 +122,12 @@ export function changesAsTemplate(before: MetaValue[], after: MetaValue[]): Temp
   const now = group(after);
   const modes: Template['modes'] = {};
   const values: TemplateValue[] = [];
-  for (const id of new Set([...was.keys(), ...now.keys()])) {
-    if (key(was.get(id)) === key(now.get(id))) continue;
+  for (const id of order) {
+    const changed = now.get(id) ?? [];
+    if (key(was.get(id)) === key(changed)) continue;
     modes[id] = 'replace';
-    const mine = now.get(id) ?? [];
-    if (mine.length === 0) values.push({ propertytypeids: id, value: '' });
-    for (const v of mine)
+    if (changed.length === 0) values.push({ propertytypeids: id, value: '' });
+    for (const v of changed)
       values.push({
         propertytypeids: v.p,
         value: literal(v.v),
@@ -186,7 +198,7 @@ export async function runScripts(
   const output: ScriptOutput = parsed.data;
   const log = [...output.log];
   let file = { blobKey: current.blobKey, size: current.size, sha256: current.sha256 };
-  const template = output.metaChanged ? changesAsTemplate(before, output.meta) : undefined;
+  const template = changesAsTemplate(before, output);
   if (template && !jpeg) log.push('metadata changes ignored: not a JPEG');
   else if (template) {
     try {
