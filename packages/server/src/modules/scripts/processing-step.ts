@@ -112,7 +112,9 @@ export function changesAsTemplate(
       const id = topId(v.p);
       if (!mine.has(id)) continue;
       order.add(id);
-      byId.set(id, [...(byId.get(id) ?? []), v]);
+      const list = byId.get(id);
+      if (list) list.push(v);
+      else byId.set(id, [v]);
     }
     return byId;
   };
