@@ -50,8 +50,7 @@ export function bindApi(vm: QuickJSContext): BoundContext {
     if (result.error) throw new Thrown(result.error);
     return result.value;
   };
-  const stringOf = (h: QuickJSHandle): string => {
-    const type = vm.typeof(h);
+  const stringOf = (h: QuickJSHandle, type = vm.typeof(h)): string => {
     if (type === 'string') return vm.getString(h);
     if (type === 'undefined') return 'undefined';
     if (type === 'number') return String(vm.getNumber(h));
@@ -62,7 +61,7 @@ export function bindApi(vm: QuickJSContext): BoundContext {
     if (!h) return '';
     const type = vm.typeof(h);
     if (type === 'undefined' || (type === 'object' && vm.eq(h, vm.null))) return '';
-    return checkedText(stringOf(h));
+    return checkedText(stringOf(h, type));
   };
   const truthy = (h: QuickJSHandle) => {
     const type = vm.typeof(h);
