@@ -1,6 +1,7 @@
 // stampJpegFile writes the same bytes as stampJpeg, keeps a file without EOI whole, and leaves
 // no output behind when it refuses a file.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,7 +25,7 @@ describe('stampJpegFile', () => {
     });
   }
 
-  it('a file of several data blocks with a head beyond the first block: the same bytes as stampJpeg', async () => {
+  it('a file of several data blocks with a head beyond the first block: the same bytes as stampJpeg, all seen by `written`', async () => {
     // Eight 60 KB APP2 segments push the head past the first 256 KB block; 9 MB of scan-like
     // bytes (no FF) before EOI span three data blocks, so both data buffers are reused.
     const sample = readSample('IPTC-PhotometadataRef-Std2025.1.jpg');
@@ -49,9 +50,21 @@ describe('stampJpegFile', () => {
     const input = path.join(dir, 'big.jpg');
     writeFileSync(input, big);
     const out = path.join(dir, 'big-out.jpg');
-    const result = await stampJpegFile(input, out, template, { filename: 'big.jpg' });
+    // What `written` sees is hashed as it goes by, as the blob store does: the block buffers are
+    // reused, so the hash is right only if each block is seen before its buffer is read into again.
+    const seen = createHash('sha256');
+    let seenBytes = 0;
+    const result = await stampJpegFile(input, out, template, {
+      filename: 'big.jpg',
+      written: (bytes) => {
+        seen.update(bytes);
+        seenBytes += bytes.length;
+      },
+    });
     const streamed = await stampBuffer(big, template, { filename: 'big.jpg' });
     const written = readFileSync(out);
+    assert.equal(seenBytes, written.length);
+    assert.equal(seen.digest('hex'), createHash('sha256').update(written).digest('hex'));
     assert.equal(written.length, streamed.output.length);
     assert.ok(written.equals(streamed.output), 'byte for byte as stampJpeg');
     assert.ok(

@@ -66,9 +66,13 @@ class FileSink implements ByteSink {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
 
-  constructor(private readonly handle: FileHandle) {}
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly written?: (bytes: Buffer) => void,
+  ) {}
 
   write(bytes: Buffer): Promise<void> | undefined {
+    this.written?.(bytes);
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
     return this.pendingBytes < SMALL_WRITE ? undefined : this.flush();
@@ -82,6 +86,14 @@ class FileSink implements ByteSink {
   }
 }
 
+export interface FileStampOptions extends StampOptions {
+  /**
+   * Sees every byte written to the output, in order, before it is written (a blob store hashes
+   * the file on the way instead of reading it again). The bytes are only valid during the call.
+   */
+  written?: (bytes: Buffer) => void;
+}
+
 /**
  * Stamps the JPEG at `inputPath` into a new file at `outputPath` (created or truncated). Same
  * result and errors as stampJpeg; on failure the output file is removed.
@@ -90,7 +102,7 @@ export async function stampJpegFile(
   inputPath: string,
   outputPath: string,
   template: Template,
-  options: StampOptions = {},
+  { written, ...options }: FileStampOptions = {},
 ): Promise<StampResult> {
   const input = await open(inputPath, 'r');
   let output: FileHandle | undefined;
@@ -103,7 +115,7 @@ export async function stampJpegFile(
     await input.read(tail, 0, 2, Math.max(0, size - 2));
     const endsWithEoi = size > 4 && tail[0] === 0xff && tail[1] === 0xd9;
     output = await open(outputPath, 'w');
-    const sink = new FileSink(output);
+    const sink = new FileSink(output, written);
     const result = await stampWith(
       blocks(input, size, buffers, inFlight),
       sink,

@@ -61,3 +61,38 @@ test('reads a range of a blob, tells whether one exists, and forgets a removed o
   await store.remove(blob.key);
   assert.equal(await store.exists(blob.key), false);
 });
+
+test('a blob from a file a tool writes: hashed from the bytes it hands over, and nothing kept when it fails or hides bytes', async () => {
+  const data = crypto.randomBytes(1.5 * 1024 * 1024);
+  const blob = await store.writeFile(async (file, written) => {
+    const handle = await fs.promises.open(file, 'w');
+    for (let at = 0; at < data.length; at += 100_000) {
+      const part = data.subarray(at, at + 100_000);
+      written(part);
+      await handle.write(part);
+    }
+    await handle.close();
+    return 'done';
+  });
+  assert.equal(blob.result, 'done');
+  assert.equal(blob.size, data.length);
+  assert.equal(blob.sha256, sha(data));
+  assert.ok((await store.withLocalFile(blob.key, async (file) => fs.readFileSync(file))).equals(data));
+
+  await assert.rejects(
+    store.writeFile(async (file) => {
+      fs.writeFileSync(file, data.subarray(0, 1000));
+      throw new Error('tool failed');
+    }),
+    /tool failed/,
+  );
+  // Bytes written but not handed over would make the hash wrong: refused.
+  await assert.rejects(
+    store.writeFile(async (file, written) => {
+      written(data.subarray(0, 10));
+      fs.writeFileSync(file, data.subarray(0, 20));
+    }),
+    /20 bytes, 10 were seen/,
+  );
+  assert.deepEqual(tmpFiles(), []);
+});
