@@ -62,19 +62,13 @@ test('reads a range of a blob, tells whether one exists, and forgets a removed o
   assert.equal(await store.exists(blob.key), false);
 });
 
-test('a blob from a file a tool writes: hashed from the bytes it hands over, and nothing kept when it fails or hides bytes', async () => {
+test('a blob from a file a tool writes, with the size and hash it reports; nothing kept when it fails or miscounts', async () => {
   const data = crypto.randomBytes(1.5 * 1024 * 1024);
-  const blob = await store.writeFile(async (file, written) => {
-    const handle = await fs.promises.open(file, 'w');
-    for (let at = 0; at < data.length; at += 100_000) {
-      const part = data.subarray(at, at + 100_000);
-      written(part);
-      await handle.write(part);
-    }
-    await handle.close();
-    return 'done';
+  const blob = await store.writeFile(async (file) => {
+    fs.writeFileSync(file, data);
+    return { size: data.length, sha256: sha(data), note: 'done' };
   });
-  assert.equal(blob.result, 'done');
+  assert.equal(blob.result.note, 'done');
   assert.equal(blob.size, data.length);
   assert.equal(blob.sha256, sha(data));
   assert.ok((await store.withLocalFile(blob.key, async (file) => fs.readFileSync(file))).equals(data));
@@ -86,13 +80,20 @@ test('a blob from a file a tool writes: hashed from the bytes it hands over, and
     }),
     /tool failed/,
   );
-  // Bytes written but not handed over would make the hash wrong: refused.
+  // A size that does not match the file, or no hash, would be stored wrong: refused.
   await assert.rejects(
-    store.writeFile(async (file, written) => {
-      written(data.subarray(0, 10));
+    store.writeFile(async (file) => {
       fs.writeFileSync(file, data.subarray(0, 20));
+      return { size: 10, sha256: sha(data.subarray(0, 10)) };
     }),
-    /20 bytes, 10 were seen/,
+    /20 bytes, the writer reported 10/,
+  );
+  await assert.rejects(
+    store.writeFile(async (file) => {
+      fs.writeFileSync(file, data.subarray(0, 20));
+      return { size: 20 };
+    }),
+    /no hash/,
   );
   assert.deepEqual(tmpFiles(), []);
 });

@@ -14,12 +14,12 @@ export interface BlobStore {
   ): Promise<{ key: string; size: number; sha256: string }>;
   /**
    * A new blob from a file that `fill` writes at the path it is given (a tool that writes a path:
-   * the stamper, which is faster on files than through streams). `fill` hands every byte it
-   * writes, in order, to `written`, which hashes it on the way (no second read). Flushed to disk
-   * before it resolves; when `fill` fails nothing is kept.
+   * the stamper, which is faster on files than through streams). `fill` returns the size and
+   * SHA-256 (hex) of what it wrote, taken on the way (no second read); the size is checked
+   * against the file. Flushed to disk before it resolves; when `fill` fails nothing is kept.
    */
-  writeFile<T>(
-    fill: (file: string, written: (bytes: Uint8Array) => void) => Promise<T>,
+  writeFile<T extends { size: number; sha256?: string }>(
+    fill: (file: string) => Promise<T>,
   ): Promise<{ key: string; size: number; sha256: string; result: T }>;
   /** Streams a blob, or the bytes `start` to `end` (inclusive) of it. */
   read(key: string, range?: { start: number; end: number }): Readable;
@@ -84,28 +84,23 @@ export function createLocalBlobStore(root: string): BlobStore {
     },
     async writeFile(fill) {
       const tmp = path.join(tmpDir, randomUUID());
-      const hash = createHash('sha256');
-      let size = 0;
-      let result: Awaited<ReturnType<typeof fill>>;
       try {
-        result = await fill(tmp, (bytes) => {
-          hash.update(bytes);
-          size += bytes.length;
-        });
+        const result = await fill(tmp);
         const handle = await fsp.open(tmp, 'r+');
         try {
-          // A writer that did not hand over every byte would leave a wrong hash behind.
-          const { size: onDisk } = await handle.stat();
-          if (onDisk !== size) throw new Error(`blob file has ${onDisk} bytes, ${size} were seen`);
+          // A writer that miscounted would leave a wrong size and hash behind.
+          const { size } = await handle.stat();
+          if (size !== result.size || result.sha256 === undefined)
+            throw new Error(`blob file has ${size} bytes, the writer reported ${result.size} and no hash`);
           await handle.sync();
         } finally {
           await handle.close();
         }
+        return { key: await keep(tmp), size: result.size, sha256: result.sha256, result };
       } catch (error) {
         await fsp.rm(tmp, { force: true });
         throw error;
       }
-      return { key: await keep(tmp), size, sha256: hash.digest('hex'), result };
     },
     read: (key, range) => fs.createReadStream(keyPath(key), { highWaterMark: readChunkBytes, ...range }),
     withLocalFile: (key, use) => use(keyPath(key)),

@@ -93,7 +93,7 @@ export interface StampedBlob {
 
 /**
  * Stamps a blob into a new blob, file to file (stampJpegFile: the head in memory, the image data
- * in large blocks; a third of the CPU time of the stream path on a 5 MB file, bench/stamp). A
+ * in large blocks; bench/README.md "Stamping itself" compares it with the streams before). A
  * MetadataError (or any other failure) rejects after the partial new blob is gone; the source
  * blob is never touched.
  */
@@ -104,13 +104,14 @@ export async function stampBlob(
   options: StampOptions,
 ): Promise<StampedBlob> {
   const stamped = await ctx.blobs.withLocalFile(sourceKey, (source) =>
-    ctx.blobs.writeFile((file, written) =>
-      // The engine's work runs on a stamp thread within STAMP_TIME_LIMIT_MS: a file over it is
-      // delivered unstamped or held like any file that cannot be stamped (issue 15).
+    ctx.blobs.writeFile((file) =>
+      // On a stamp thread: the engine's work within STAMP_TIME_LIMIT_MS (a file over it is
+      // delivered unstamped or held like any file that cannot be stamped, issue 15), then the
+      // image data copied and hashed there, off the event loop.
       stampJpegFile(source, file, template, {
         timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS,
         ...options,
-        written,
+        sha256: true,
       }),
     ),
   );
