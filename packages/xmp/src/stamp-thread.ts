@@ -1,9 +1,11 @@
-// A stamp thread (worker_threads): runs the engine's work on one file's metadata at a time for
-// stamp-threads.ts, which stops the thread when a file takes longer than its time limit.
+// A stamp thread (worker_threads): runs the engine's work on one file's metadata, or stamps one
+// whole file, at a time for stamp-threads.ts, which stops the thread when a file's metadata takes
+// longer than its time limit.
 import { parentPort } from 'node:worker_threads';
 import { isMetadataError } from './errors.ts';
 import type { ExtendedXmpChunk, JpegMetadata } from './jpeg.ts';
-import { stampSegments } from './stamp-segments.ts';
+import { type FileStampResult, stampFileSync } from './stamp-file.ts';
+import { type StampedSegments, stampSegments } from './stamp-segments.ts';
 import type { StampRequest, ThreadReply } from './stamp-threads.ts';
 
 // Buffers arrive as plain Uint8Arrays (structured clone): the engine wants Buffers.
@@ -24,10 +26,19 @@ function asMetadata(meta: JpegMetadata): JpegMetadata {
 
 const port = parentPort;
 if (!port) throw new Error('stamp-thread.ts runs as a worker thread');
-port.on('message', ({ id, meta, template, options }: StampRequest) => {
+async function handle(request: StampRequest): Promise<StampedSegments | FileStampResult> {
+  if ('meta' in request) return stampSegments(asMetadata(request.meta), request.template, request.options);
+  const { id, file, template, options } = request;
+  return stampFileSync(file.input, file.output, template, options, () =>
+    port?.postMessage({ id, built: true } satisfies ThreadReply),
+  );
+}
+
+port.on('message', async (request: StampRequest) => {
+  const { id } = request;
   let reply: ThreadReply;
   try {
-    reply = { id, result: stampSegments(asMetadata(meta), template, options) };
+    reply = { id, result: await handle(request) };
   } catch (error) {
     reply = isMetadataError(error)
       ? { id, error: { code: error.code, message: error.message } }

@@ -1,23 +1,27 @@
 // The stamp threads: the engine's work on a file's metadata (parse, merge, serialize) on worker
 // threads, so that a hostile packet cannot block the caller's event loop (its leases, its other
-// transfers), with a time limit per file. A thread that runs over is ended and replaced.
+// transfers), with a time limit per file. A thread that runs over is ended and replaced. A whole
+// file (stampJpegFile) is stamped there too, the time limit ending when its metadata is made.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { MetadataError, type MetadataErrorCode } from './errors.ts';
 import type { JpegMetadata } from './jpeg.ts';
+import type { FileStampOptions, FileStampResult } from './stamp-file.ts';
 import type { StampedSegments } from './stamp-segments.ts';
 import type { Template } from './template.ts';
 import type { VariableOptions } from './variables.ts';
 
-export interface StampRequest {
-  id: number;
-  meta: JpegMetadata;
-  template: Template;
-  options: VariableOptions;
-}
+/** The metadata of a file (`meta`), or a whole file to stamp into another (`file`). */
+type Request = { template: Template } & (
+  | { meta: JpegMetadata; options: VariableOptions }
+  | { file: { input: string; output: string }; options: Omit<FileStampOptions, 'timeLimitMs'> }
+);
+export type StampRequest = Request & { id: number };
 
 export type ThreadReply =
-  | { id: number; result: StampedSegments }
+  | { id: number; result: StampedSegments | FileStampResult }
+  /** A file's metadata is made: its time limit ends. */
+  | { id: number; built: true }
   | { id: number; error: { code?: MetadataErrorCode; message: string } };
 
 // From the sources (tsx) the thread is the .ts file beside this one, loaded through tsx (a
@@ -31,9 +35,9 @@ const threadSource = `import('tsx/esm/api').then((tsx) => { tsx.register(); retu
 const poolSize = Math.max(1, Math.min(2, availableParallelism()));
 
 interface Job {
-  request: Omit<StampRequest, 'id'>;
+  request: Request;
   timeLimitMs: number;
-  resolve: (result: StampedSegments) => void;
+  resolve: (result: StampedSegments | FileStampResult) => void;
   reject: (error: Error) => void;
 }
 
@@ -96,6 +100,7 @@ class StampThread {
     const current = this.current;
     if (!current || current.id !== reply.id) return;
     clearTimeout(current.timer);
+    if ('built' in reply) return; // the rest of the file is copied without a limit
     this.current = undefined;
     this.worker.unref();
     if ('error' in reply) {
@@ -103,11 +108,15 @@ class StampThread {
       current.job.reject(code ? new MetadataError(code, message) : new Error(message));
     } else {
       const { result } = reply;
-      current.job.resolve({
-        ...result,
-        segments: result.segments.map(asBuffer),
-        exif: result.exif ? asBuffer(result.exif) : undefined,
-      });
+      current.job.resolve(
+        'segments' in result
+          ? {
+              ...result,
+              segments: result.segments.map(asBuffer),
+              exif: result.exif ? asBuffer(result.exif) : undefined,
+            }
+          : result,
+      );
     }
     this.onIdle(this);
   }
@@ -116,13 +125,13 @@ class StampThread {
   stop(error: Error): void {
     if (this.stopped) return;
     this.stopped = true;
-    void this.worker.terminate();
     const current = this.current;
     this.current = undefined;
-    if (current) {
-      clearTimeout(current.timer);
-      current.job.reject(error);
-    }
+    if (current) clearTimeout(current.timer);
+    // The file fails once the thread has really ended: after that it writes nothing more, so the
+    // caller can remove the output.
+    const fail = () => current?.job.reject(error);
+    this.worker.terminate().then(fail, fail);
     this.onIdle(this);
   }
 }
@@ -145,6 +154,13 @@ function pump(): void {
   }
 }
 
+function onThread(request: Request, timeLimitMs: number): Promise<StampedSegments | FileStampResult> {
+  return new Promise((resolve, reject) => {
+    queue.push({ request, timeLimitMs, resolve, reject });
+    pump();
+  });
+}
+
 /**
  * The engine's work on one file's metadata on a stamp thread; rejects with MetadataError
  * TIME_LIMIT when it takes longer than `timeLimitMs` (counted from the moment a thread takes it).
@@ -155,8 +171,20 @@ export function stampOnThread(
   options: VariableOptions,
   timeLimitMs: number,
 ): Promise<StampedSegments> {
-  return new Promise((resolve, reject) => {
-    queue.push({ request: { meta, template, options }, timeLimitMs, resolve, reject });
-    pump();
-  });
+  return onThread({ meta, template, options }, timeLimitMs) as Promise<StampedSegments>;
+}
+
+/**
+ * stampJpegFile on a stamp thread; TIME_LIMIT when making the new metadata takes longer than
+ * `timeLimitMs` (the copy of the image data after it is not limited). The output may be left
+ * behind when the thread is stopped: the caller removes it.
+ */
+export function stampFileOnThread(
+  input: string,
+  output: string,
+  template: Template,
+  options: Omit<FileStampOptions, 'timeLimitMs'>,
+  timeLimitMs: number,
+): Promise<FileStampResult> {
+  return onThread({ file: { input, output }, template, options }, timeLimitMs) as Promise<FileStampResult>;
 }

@@ -30,6 +30,8 @@ export async function stampWith(
   template: Template,
   options: StampOptions = {},
   endsWithEoi = false,
+  /** Called once the new metadata is made (a stamp thread's time limit ends there). */
+  built?: () => void,
 ): Promise<StampResult> {
   checkTemplate(template); // refuse a bad template before touching the output
   let stamped: StampedSegments | undefined;
@@ -42,6 +44,7 @@ export async function stampWith(
         timeLimitMs === undefined
           ? stampSegments(found, template, variables)
           : await stampOnThread(found, template, variables, timeLimitMs);
+      built?.();
       return { segments: stamped.segments, exif: stamped.exif };
     },
     { ...defaultLimits, ...options.limits },

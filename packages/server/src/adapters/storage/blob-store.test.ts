@@ -61,3 +61,39 @@ test('reads a range of a blob, tells whether one exists, and forgets a removed o
   await store.remove(blob.key);
   assert.equal(await store.exists(blob.key), false);
 });
+
+test('a blob from a file a tool writes, with the size and hash it reports; nothing kept when it fails or miscounts', async () => {
+  const data = crypto.randomBytes(1.5 * 1024 * 1024);
+  const blob = await store.writeFile(async (file) => {
+    fs.writeFileSync(file, data);
+    return { size: data.length, sha256: sha(data), note: 'done' };
+  });
+  assert.equal(blob.result.note, 'done');
+  assert.equal(blob.size, data.length);
+  assert.equal(blob.sha256, sha(data));
+  assert.ok((await store.withLocalFile(blob.key, async (file) => fs.readFileSync(file))).equals(data));
+
+  await assert.rejects(
+    store.writeFile(async (file) => {
+      fs.writeFileSync(file, data.subarray(0, 1000));
+      throw new Error('tool failed');
+    }),
+    /tool failed/,
+  );
+  // A size that does not match the file, or no hash, would be stored wrong: refused.
+  await assert.rejects(
+    store.writeFile(async (file) => {
+      fs.writeFileSync(file, data.subarray(0, 20));
+      return { size: 10, sha256: sha(data.subarray(0, 10)) };
+    }),
+    /20 bytes, the writer reported 10/,
+  );
+  await assert.rejects(
+    store.writeFile(async (file) => {
+      fs.writeFileSync(file, data.subarray(0, 20));
+      return { size: 20 };
+    }),
+    /no hash/,
+  );
+  assert.deepEqual(tmpFiles(), []);
+});

@@ -12,6 +12,15 @@ export interface BlobStore {
     data: Readable,
     options?: { maxBytes?: number },
   ): Promise<{ key: string; size: number; sha256: string }>;
+  /**
+   * A new blob from a file that `fill` writes at the path it is given (a tool that writes a path:
+   * the stamper, which is faster on files than through streams). `fill` returns the size and
+   * SHA-256 (hex) of what it wrote, taken on the way (no second read); the size is checked
+   * against the file. Flushed to disk before it resolves; when `fill` fails nothing is kept.
+   */
+  writeFile<T extends { size: number; sha256?: string }>(
+    fill: (file: string) => Promise<T>,
+  ): Promise<{ key: string; size: number; sha256: string; result: T }>;
   /** Streams a blob, or the bytes `start` to `end` (inclusive) of it. */
   read(key: string, range?: { start: number; end: number }): Readable;
   /**
@@ -48,10 +57,20 @@ export function createLocalBlobStore(root: string): BlobStore {
     if (!/^\d{4}\/\d{2}\/\d{2}\/[0-9a-f-]{36}$/.test(key)) throw new Error(`invalid blob key ${key}`);
     return path.join(root, key);
   };
+  /** Moves a finished temp file (on disk) to a new key, durably. */
+  const keep = async (tmp: string): Promise<string> => {
+    const key = newKey();
+    const target = keyPath(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(tmp, target);
+    // The rename itself is durable only once its directory is flushed.
+    const dir = await fsp.open(path.dirname(target), 'r');
+    await dir.sync().finally(() => dir.close());
+    return key;
+  };
 
   return {
     async write(data, options = {}) {
-      const key = newKey();
       const tmp = path.join(tmpDir, randomUUID());
       const file = new BlobFileWriter(tmp, options.maxBytes);
       try {
@@ -61,13 +80,27 @@ export function createLocalBlobStore(root: string): BlobStore {
         await fsp.rm(tmp, { force: true });
         throw error;
       }
-      const target = keyPath(key);
-      await fsp.mkdir(path.dirname(target), { recursive: true });
-      await fsp.rename(tmp, target);
-      // The rename itself is durable only once its directory is flushed.
-      const dir = await fsp.open(path.dirname(target), 'r');
-      await dir.sync().finally(() => dir.close());
-      return { key, size: file.size, sha256: file.sha256() };
+      return { key: await keep(tmp), size: file.size, sha256: file.sha256() };
+    },
+    async writeFile(fill) {
+      const tmp = path.join(tmpDir, randomUUID());
+      try {
+        const result = await fill(tmp);
+        const handle = await fsp.open(tmp, 'r+');
+        try {
+          // A writer that miscounted would leave a wrong size and hash behind.
+          const { size } = await handle.stat();
+          if (size !== result.size || result.sha256 === undefined)
+            throw new Error(`blob file has ${size} bytes, the writer reported ${result.size} and no hash`);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        return { key: await keep(tmp), size: result.size, sha256: result.sha256, result };
+      } catch (error) {
+        await fsp.rm(tmp, { force: true });
+        throw error;
+      }
     },
     read: (key, range) => fs.createReadStream(keyPath(key), { highWaterMark: readChunkBytes, ...range }),
     withLocalFile: (key, use) => use(keyPath(key)),

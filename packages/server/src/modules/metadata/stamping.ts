@@ -1,15 +1,12 @@
 // The metadata writer as the server uses it: a project's template from the database, the
-// team's stamping options from its config files, and a blob stamped into a new blob, streamed.
-import { PassThrough } from 'node:stream';
-import { isMetadataError, type StampOptions, stampJpeg, type Template } from '@photorelay/xmp/index';
+// team's stamping options from its config files, and a blob stamped into a new blob.
+import { type StampOptions, stampJpegFile, type Template } from '@photorelay/xmp/index';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
 import * as configFiles from '../configfiles/queries.ts';
 import * as q from './queries.ts';
 
-/** 1 MiB buffers (the blob store reads in 1 MiB too): 1.75 times the throughput of the defaults (bench/stamp/README.md). */
-const chunkBytes = 1024 * 1024;
 export const codesFile = 'codes.json';
 export const photographersFile = 'photographers.json';
 
@@ -95,41 +92,35 @@ export interface StampedBlob {
 }
 
 /**
- * Streams a blob through the metadata writer into a new blob. A MetadataError (or any other
- * failure) rejects after the partial new blob is gone; the source blob is never touched.
+ * Stamps a blob into a new blob, file to file (stampJpegFile: the head in memory, the image data
+ * in large blocks; bench/README.md "Stamping itself" compares it with the streams before). A
+ * MetadataError (or any other failure) rejects after the partial new blob is gone; the source
+ * blob is never touched.
  */
 export async function stampBlob(
   ctx: AppContext,
   sourceKey: string,
   template: Template,
   options: StampOptions,
-  maxBytes?: number,
 ): Promise<StampedBlob> {
-  const input = ctx.blobs.read(sourceKey);
-  const output = new PassThrough({ highWaterMark: chunkBytes });
-  const writing = ctx.blobs.write(output, maxBytes === undefined ? undefined : { maxBytes });
-  const [stamped, written] = await Promise.allSettled([
-    // The engine's work runs on a stamp thread within STAMP_TIME_LIMIT_MS: a file over it is
-    // delivered unstamped or held like any file that cannot be stamped (issue 15).
-    stampJpeg(input, output, template, { timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS, ...options }),
-    writing,
-  ]);
-  if (stamped.status === 'rejected') {
-    if (written.status === 'fulfilled') await ctx.blobs.remove(written.value.key);
-    // A failed write (disk, size limit) makes the writer fail too; the write's reason is the real one.
-    else if (!isMetadataError(stamped.reason)) throw written.reason;
-    throw stamped.reason;
-  }
-  if (written.status === 'rejected') {
-    input.destroy();
-    throw written.reason;
-  }
+  const stamped = await ctx.blobs.withLocalFile(sourceKey, (source) =>
+    ctx.blobs.writeFile((file) =>
+      // On a stamp thread: the engine's work within STAMP_TIME_LIMIT_MS (a file over it is
+      // delivered unstamped or held like any file that cannot be stamped, issue 15), then the
+      // image data copied and hashed there, off the event loop.
+      stampJpegFile(source, file, template, {
+        timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS,
+        ...options,
+        sha256: true,
+      }),
+    ),
+  );
   return {
-    blobKey: written.value.key,
-    size: written.value.size,
-    sha256: written.value.sha256,
-    warnings: stamped.value.warnings,
-    unknownVariables: stamped.value.unknownVariables,
+    blobKey: stamped.key,
+    size: stamped.size,
+    sha256: stamped.sha256,
+    warnings: stamped.result.warnings,
+    unknownVariables: stamped.result.unknownVariables,
   };
 }
 
