@@ -167,9 +167,6 @@ export const xmpValuesQueryOptions = (teamUuid: string, projectId: number) =>
   queryOptions({
     queryKey: metadataKeys.values(teamUuid, projectId),
     queryFn: ({ signal }) => fetchXmpValues(teamUuid, projectId, signal),
-    // The project page fetches the values beside the project (issue 16); the tab that mounts a
-    // moment later takes that answer instead of asking again.
-    refetchOnMount: (query) => query.state.isInvalidated || Date.now() - query.state.dataUpdatedAt > 2_000,
   });
 
 export const useXmpValues = (teamUuid: string, projectId: number) =>

@@ -10,6 +10,7 @@ import {
   xmpPropertiesQueryOptions,
   xmpValuesQueryOptions,
 } from '../../api/metadata.ts';
+import { handlesAllErrors } from '../../api/query-client.ts';
 import { useCurrentTeam } from '../../ui/session.ts';
 import { EventStampSetting } from './metadata/event-stamp-setting.tsx';
 import { HoldSetting } from './metadata/hold-setting.tsx';
@@ -21,8 +22,10 @@ const MetadataEditor = lazy(() => loadEditor().then((module) => ({ default: modu
 /** Starts loading the editor's code and data while the project itself is still on its way. */
 export function prefetchMetadataTab(queryClient: QueryClient, teamUuid: string, projectId: number) {
   void loadEditor().catch(() => {});
-  void queryClient.prefetchQuery(xmpPropertiesQueryOptions(teamUuid));
-  void queryClient.prefetchQuery(xmpValuesQueryOptions(teamUuid, projectId));
+  // Quietly: a project that is not there (or not readable) gets its message from the project
+  // page; once the tab shows, its own queries report failures as always.
+  void queryClient.prefetchQuery({ ...xmpPropertiesQueryOptions(teamUuid), meta: handlesAllErrors });
+  void queryClient.prefetchQuery({ ...xmpValuesQueryOptions(teamUuid, projectId), meta: handlesAllErrors });
 }
 
 export function MetadataTab({ project }: { project: Project }) {
