@@ -362,6 +362,14 @@ describe('project metadata tab', () => {
     }
   });
 
+  it('says only "not found" for a project that is not there (its data is fetched early, issue 16)', async () => {
+    await page.goto('/project/metadata?id=987654');
+    await page.getByTestId('project-not-found').waitFor();
+    // The early requests for the tab's values fail quietly: no error text beside the page.
+    await page.waitForTimeout(1000);
+    assert.equal(await page.locator('#notistack-snackbar').count(), 0);
+  });
+
   it('logged no page errors', () => {
     assert.deepEqual(problems.errors, []);
   });

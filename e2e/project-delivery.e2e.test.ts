@@ -282,8 +282,24 @@ describe('project delivery', () => {
     await session.click();
     const entries = page.getByTestId('log-entries').first();
     await entries.getByText(/STOR DSC_0042\.JPG/).waitFor();
-    await page.getByTestId('traffic-chart').locator('.recharts-bar-rectangle').first().waitFor();
+    const chart = page.getByTestId('traffic-chart');
+    await chart.locator('.recharts-bar-rectangle').first().waitFor();
+    // All traffic is minutes old: the chart shows the last hour, minute by minute (issue 16).
+    await chart.getByRole('heading', { name: 'Traffic of the last hour' }).waitFor();
+    assert.equal(await chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick').count(), 6);
     await settledScreenshot(page, '76-project-overview');
+    await chart.getByTestId('chart-bytes').click();
+    await chart.getByText(/^Data: 176 KB in/).waitFor();
+    await page.evaluate(() => localStorage.setItem('photorelay.language', 'de'));
+    try {
+      await page.reload();
+      await chart.getByRole('heading', { name: 'Datenverkehr der letzten Stunde' }).waitFor();
+      await chart.locator('.recharts-bar-rectangle').first().waitFor();
+      await settledScreenshot(page, '76-project-overview-de');
+    } finally {
+      await page.evaluate(() => localStorage.setItem('photorelay.language', 'en'));
+      await page.reload();
+    }
   });
 
   it('links the dashboard summary to the project', async () => {

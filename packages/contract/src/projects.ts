@@ -63,7 +63,13 @@ export const hourlyStat = z.object({
   filesOut: z.number(),
   bytesOut: z.number(),
 });
-export const getProjectStatsResponse = z.object({ hours: z.array(hourlyStat) });
+/** The same counts per minute (issue 16: the chart shows the last hour when all traffic is in it). */
+export const minuteStat = hourlyStat.omit({ hour: true }).extend({ minute: z.string() });
+export const getProjectStatsResponse = z.object({
+  hours: z.array(hourlyStat),
+  /** The last 60 minutes, the current one included; minutes without traffic are left out. */
+  minutes: z.array(minuteStat),
+});
 
 export const connectionLogEntry = z.object({ at: z.string(), kind: z.string(), text: z.string() });
 export const connectionSession = z.object({

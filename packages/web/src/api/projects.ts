@@ -37,9 +37,7 @@ export const deleteProject = (teamUuid: string, id: number) =>
   callRoute(routes.deleteProject, { teamUuid, params: { id } });
 
 export const fetchProjectStats = (teamUuid: string, id: number, days: number, signal?: AbortSignal) =>
-  callRoute(routes.getProjectStats, { teamUuid, params: { id }, query: { days: String(days) }, signal }).then(
-    (answer) => answer.hours,
-  );
+  callRoute(routes.getProjectStats, { teamUuid, params: { id }, query: { days: String(days) }, signal });
 
 export const fetchConnectionLog = (teamUuid: string, id: number, signal?: AbortSignal) =>
   callRoute(routes.getConnectionLog, { teamUuid, params: { id }, signal }).then((answer) => answer.sessions);
@@ -91,7 +89,8 @@ export const projectQueryOptions = (teamUuid: string, id: number) =>
 export const useProject = (teamUuid: string, id: number) =>
   useQuery({ ...projectQueryOptions(teamUuid, id), enabled: id > 0 });
 
-export const statsDays = 3;
+/** The overview chart's longest range: a week (issue 16: last hour, day or week, from the data). */
+export const statsDays = 7;
 
 export const projectStatsQueryOptions = (teamUuid: string, id: number, days = statsDays) =>
   queryOptions({

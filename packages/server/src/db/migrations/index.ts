@@ -16,6 +16,7 @@ import * as uploadFingerprint from './0017-upload-fingerprint.ts';
 import * as eventStamping from './0019-event-stamping.ts';
 import * as uploadThumbnails from './0022-upload-thumbnails.ts';
 import * as jobTries from './0024-job-tries.ts';
+import * as trafficIndexes from './0025-traffic-indexes.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0019-event-stamping': eventStamping,
   '0022-upload-thumbnails': uploadThumbnails,
   '0024-job-tries': jobTries,
+  '0025-traffic-indexes': trafficIndexes,
 };

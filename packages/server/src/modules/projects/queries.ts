@@ -141,27 +141,30 @@ export const setDestinationProjectEnabled = (
     .where('destination_project_id', '=', destinationId)
     .executeTakeFirst();
 
-/** Files and bytes in and out per hour for the chart on the overview tab. */
-export async function hourlyStats(db: Db, projectId: number, since: Date) {
+/**
+ * Files and bytes in and out per hour or minute since `since`, for the chart on the overview tab
+ * (read through the indexes of migration 0025).
+ */
+export async function trafficStats(db: Db, projectId: number, since: Date, unit: 'hour' | 'minute') {
   const result = await sql<{
-    hour: Date;
+    at: Date;
     files_in: number;
     bytes_in: number;
     files_out: number;
     bytes_out: number;
   }>`
     with incoming as (
-      select date_trunc('hour', received_at) as hour, count(*)::int as files, coalesce(sum(size), 0)::bigint as bytes
+      select date_trunc(${unit}, received_at) as at, count(*)::int as files, coalesce(sum(size), 0)::bigint as bytes
       from uploads where project_id = ${projectId} and received_at >= ${since} group by 1
     ), outgoing as (
-      select date_trunc('hour', j.finished_at) as hour, count(*)::int as files,
+      select date_trunc(${unit}, j.finished_at) as at, count(*)::int as files,
              coalesce(sum(coalesce(u.processed_size, u.size)), 0)::bigint as bytes
       from jobs j join uploads u on u.id = j.upload_id
       where j.project_id = ${projectId} and j.state = 'succeeded' and j.finished_at >= ${since} group by 1
     )
-    select coalesce(i.hour, o.hour) as hour, coalesce(i.files, 0) as files_in, coalesce(i.bytes, 0) as bytes_in,
+    select coalesce(i.at, o.at) as at, coalesce(i.files, 0) as files_in, coalesce(i.bytes, 0) as bytes_in,
            coalesce(o.files, 0) as files_out, coalesce(o.bytes, 0) as bytes_out
-    from incoming i full outer join outgoing o on o.hour = i.hour
+    from incoming i full outer join outgoing o on o.at = i.at
     order by 1
   `.execute(db);
   return result.rows;

@@ -67,9 +67,9 @@ export function projectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return ok;
     });
 
-    handle(app, c.getProjectStats, async (request) => ({
-      hours: await projects.projectStats(ctx, request.member, request.params.id, request.query.days),
-    }));
+    handle(app, c.getProjectStats, (request) =>
+      projects.projectStats(ctx, request.member, request.params.id, request.query.days),
+    );
 
     handle(app, c.getConnectionLog, async (request) => ({
       sessions: await projects.connectionLog(ctx, request.member, request.params.id),

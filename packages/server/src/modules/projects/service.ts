@@ -210,17 +210,31 @@ export async function setDestinationProjectEnabled(
   if (Number(result.numUpdatedRows) === 0) throw new AppError('NotFound');
 }
 
+/** Traffic per hour over `days` days and per minute over the last hour (the overview's chart). */
 export async function projectStats(ctx: AppContext, member: Member, projectId: number, days: number) {
   const { project } = await requireProject(ctx, member, projectId, 'read');
-  const since = new Date(Date.now() - days * 24 * 3600_000);
-  const rows = await q.hourlyStats(ctx.db, project.id, since);
-  return rows.map((r) => ({
-    hour: new Date(r.hour).toISOString(),
+  const now = Date.now();
+  const minuteMs = 60_000;
+  const [hours, minutes] = await Promise.all([
+    q.trafficStats(ctx.db, project.id, new Date(now - days * 24 * 3600_000), 'hour'),
+    // The current minute and the 59 before it.
+    q.trafficStats(
+      ctx.db,
+      project.id,
+      new Date(Math.floor(now / minuteMs) * minuteMs - 59 * minuteMs),
+      'minute',
+    ),
+  ]);
+  const counts = (r: (typeof hours)[number]) => ({
     filesIn: Number(r.files_in),
     bytesIn: Number(r.bytes_in),
     filesOut: Number(r.files_out),
     bytesOut: Number(r.bytes_out),
-  }));
+  });
+  return {
+    hours: hours.map((r) => ({ hour: new Date(r.at).toISOString(), ...counts(r) })),
+    minutes: minutes.map((r) => ({ minute: new Date(r.at).toISOString(), ...counts(r) })),
+  };
 }
 
 export async function connectionLog(ctx: AppContext, member: Member, projectId: number) {

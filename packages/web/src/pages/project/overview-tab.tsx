@@ -1,5 +1,5 @@
 // The project's overview (spec §2 'Project tabs: Overview'): files and bytes in and out, the FTP
-// account a photographer types into the camera, traffic of the last 3 days, the connection log.
+// account a photographer types into the camera, traffic of the last hour, day or week, the connection log.
 import CallMadeIcon from '@mui/icons-material/CallMade';
 import CallReceivedIcon from '@mui/icons-material/CallReceived';
 import CameraAltOutlinedIcon from '@mui/icons-material/CameraAltOutlined';

@@ -2,6 +2,8 @@
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import { Box, Chip, Stack, Tab, Tabs } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useLocation, useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client.ts';
@@ -10,7 +12,7 @@ import { ItemPath } from '../../ui/item-path.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
 import { useCurrentTeam } from '../../ui/session.ts';
 import { DestinationsTab } from './destinations-tab.tsx';
-import { MetadataTab } from './metadata-tab.tsx';
+import { MetadataTab, prefetchMetadataTab } from './metadata-tab.tsx';
 import { OverviewTab } from './overview-tab.tsx';
 import { ProtocolTab } from './protocol-tab.tsx';
 import { ScriptTab } from './script-tab.tsx';
@@ -49,6 +51,11 @@ export function ProjectPage() {
   const id = Number(params.get('id'));
   const validId = Number.isSafeInteger(id) && id > 0 ? id : 0;
   const project = useProject(team.teamid, validId);
+  const queryClient = useQueryClient();
+  // The metadata editor's code and data load beside the project, not after it (issue 16).
+  useEffect(() => {
+    if (tab === 'metadata' && validId) prefetchMetadataTab(queryClient, team.teamid, validId);
+  }, [tab, validId, team.teamid, queryClient]);
 
   if (!isProjectTab(tab)) return <Navigate to={`/project/overview?id=${validId}`} replace />;
   if (validId && project.isPending) {

@@ -1,4 +1,5 @@
-// Files or bytes in and out per hour over the last 24 hours or 3 days, as the data needs (overview tab).
+// Files or bytes in and out per minute of the last hour, or per hour of the last day or week, as
+// the data needs (overview tab, issue 16).
 import InsightsOutlinedIcon from '@mui/icons-material/InsightsOutlined';
 import {
   Box,
@@ -15,11 +16,18 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { statsDays, useProjectStats } from '../../api/projects.ts';
 import { formatNumber, formatSize } from '../../ui/format.ts';
-import { chartDays, fillHours, totals } from './traffic-series.ts';
+import { type ChartRange, chartRange, fillHours, fillMinutes, totals } from './traffic-series.ts';
 
 type Measure = 'files' | 'bytes';
 const inColor = '#1f4fb3';
 const outColor = '#f59e0b';
+
+/** Labels on the time axis: every 10 minutes, every 3 hours, or at midnight. */
+function isTick(range: ChartRange, time: number): boolean {
+  const at = new Date(time);
+  if (range === 'hour') return at.getMinutes() % 10 === 0;
+  return range === 'day' ? at.getHours() % 3 === 0 && at.getMinutes() === 0 : at.getHours() === 0;
+}
 
 export function TrafficChart({ teamUuid, projectId }: { teamUuid: string; projectId: number }) {
   const { t, i18n } = useTranslation('projects');
@@ -27,8 +35,16 @@ export function TrafficChart({ teamUuid, projectId }: { teamUuid: string; projec
   const stats = useProjectStats(teamUuid, projectId);
   const [measure, setMeasure] = useState<Measure>('files');
   // Recomputed with every answer (once a minute), so the window follows the clock.
-  const days = useMemo(() => chartDays(stats.data ?? [], Date.now(), statsDays), [stats.data]);
-  const points = useMemo(() => fillHours(stats.data ?? [], Date.now(), days), [stats.data, days]);
+  const { range, points } = useMemo(() => {
+    const data = stats.data ?? { hours: [], minutes: [] };
+    const now = Date.now();
+    const range = chartRange(data, now, statsDays);
+    const points =
+      range === 'hour'
+        ? fillMinutes(data.minutes, now)
+        : fillHours(data.hours, now, range === 'day' ? 1 : statsDays);
+    return { range, points };
+  }, [stats.data]);
   const sum = totals(points);
   const inKey = measure === 'files' ? 'filesIn' : 'bytesIn';
   const outKey = measure === 'files' ? 'filesOut' : 'bytesOut';
@@ -47,6 +63,11 @@ export function TrafficChart({ teamUuid, projectId }: { teamUuid: string; projec
     weekday: 'short',
     day: '2-digit',
   });
+  const titles: Record<ChartRange, string> = {
+    hour: t('overview.chartTitleHour'),
+    day: t('overview.chartTitleDay'),
+    week: t('overview.chartTitle', { days: statsDays }),
+  };
   const hourFormat = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
     weekday: 'short',
     day: '2-digit',
@@ -62,7 +83,7 @@ export function TrafficChart({ teamUuid, projectId }: { teamUuid: string; projec
           <InsightsOutlinedIcon color="primary" sx={{ mt: 0.25 }} />
           <Box sx={{ flex: 1, minWidth: 0 }}>
             <Typography variant="h6" component="h2">
-              {days === 1 ? t('overview.chartTitleDay') : t('overview.chartTitle', { days })}
+              {titles[range]}
             </Typography>
             <Typography variant="body2" color="text.secondary">
               {measure === 'files'
@@ -105,14 +126,8 @@ export function TrafficChart({ teamUuid, projectId }: { teamUuid: string; projec
                 <CartesianGrid vertical={false} stroke="#e8ecf3" />
                 <XAxis
                   dataKey="time"
-                  tickFormatter={(time: number) => (days === 1 ? hourOnly : dayFormat).format(time)}
-                  ticks={points
-                    .filter((point) =>
-                      days === 1
-                        ? new Date(point.time).getHours() % 3 === 0
-                        : new Date(point.time).getHours() === 0,
-                    )
-                    .map((point) => point.time)}
+                  tickFormatter={(time: number) => (range === 'week' ? dayFormat : hourOnly).format(time)}
+                  ticks={points.filter((point) => isTick(range, point.time)).map((point) => point.time)}
                   tick={{ fontSize: 12, fill: '#5b6577' }}
                   axisLine={{ stroke: '#d5dbe5' }}
                   tickLine={false}
@@ -127,7 +142,7 @@ export function TrafficChart({ teamUuid, projectId }: { teamUuid: string; projec
                 />
                 <Tooltip
                   cursor={{ fill: 'rgba(31,79,179,0.06)' }}
-                  labelFormatter={(time) => hourFormat.format(Number(time))}
+                  labelFormatter={(time) => (range === 'hour' ? hourOnly : hourFormat).format(Number(time))}
                   formatter={(value, name) => [formatWithUnit(Number(value)), name]}
                 />
                 <Legend iconType="circle" iconSize={8} wrapperStyle={{ fontSize: 13 }} />

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { chartDays, fillHours, totals } from './traffic-series.ts';
+import { chartDays, chartRange, fillHours, fillMinutes, totals } from './traffic-series.ts';
 
 describe('hourly traffic of the overview chart', () => {
   const now = Date.parse('2025-05-03T10:25:00Z');
@@ -39,5 +39,68 @@ describe('the chart range follows the data', () => {
   });
   it('shows all days once older traffic exists', () => {
     assert.equal(chartDays([at('2025-05-02T10:00:00.000Z')], now, 3), 3);
+  });
+});
+
+describe('the last hour, minute by minute', () => {
+  const now = Date.parse('2025-05-03T10:25:30Z');
+  const minute = (at: string, filesIn = 1, filesOut = 0) => ({
+    minute: at,
+    filesIn,
+    bytesIn: filesIn * 1000,
+    filesOut,
+    bytesOut: filesOut * 1000,
+  });
+  const hour = (at: string, filesIn = 1, filesOut = 0) => ({
+    hour: at,
+    filesIn,
+    bytesIn: filesIn * 1000,
+    filesOut,
+    bytesOut: filesOut * 1000,
+  });
+
+  it('has 60 points ending with the current minute', () => {
+    const points = fillMinutes(
+      [minute('2025-05-03T10:20:00.000Z', 2), minute('2025-05-03T09:26:00.000Z')],
+      now,
+    );
+    assert.equal(points.length, 60);
+    assert.equal(points[59].time, Date.parse('2025-05-03T10:25:00Z'));
+    assert.equal(points[0].time, Date.parse('2025-05-03T09:26:00Z'));
+    assert.equal(points[0].filesIn, 1);
+    assert.equal(points[54].filesIn, 2);
+    assert.equal(totals(points).filesIn, 3);
+  });
+
+  it('shows the last hour while all traffic is in it', () => {
+    const stats = {
+      hours: [hour('2025-05-03T09:00:00.000Z', 1), hour('2025-05-03T10:00:00.000Z', 2, 1)],
+      minutes: [
+        minute('2025-05-03T09:40:00.000Z', 1),
+        minute('2025-05-03T10:05:00.000Z', 2),
+        minute('2025-05-03T10:06:00.000Z', 0, 1),
+      ],
+    };
+    assert.equal(chartRange(stats, now, 7), 'hour');
+  });
+
+  it('shows the day once traffic is older than the hour, the week once older than the day', () => {
+    const minutes = [minute('2025-05-03T10:05:00.000Z')];
+    // 09:00 holds a file from before 09:26: the hour's minutes do not add up to the hours.
+    assert.equal(chartRange({ hours: [hour('2025-05-03T09:00:00.000Z', 2)], minutes }, now, 7), 'day');
+    assert.equal(
+      chartRange(
+        { hours: [hour('2025-04-30T08:00:00.000Z'), hour('2025-05-03T10:00:00.000Z')], minutes },
+        now,
+        7,
+      ),
+      'week',
+    );
+    // A delivery older than the hour counts too, not only what came in.
+    assert.equal(chartRange({ hours: [hour('2025-05-03T08:00:00.000Z', 0, 1)], minutes: [] }, now, 7), 'day');
+  });
+
+  it('shows the day without any traffic', () => {
+    assert.equal(chartRange({ hours: [], minutes: [] }, now, 7), 'day');
   });
 });

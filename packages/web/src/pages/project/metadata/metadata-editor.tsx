@@ -2,14 +2,15 @@
 // §8 texts): the toolbar (metadata-toolbar.tsx) with Clear and Download XMP, the XMP import,
 // five category tabs of property cards (property-list.tsx), and the test image preview.
 import CloudOffOutlinedIcon from '@mui/icons-material/CloudOffOutlined';
-import { Alert, Button, Grid, Paper, Skeleton, Stack } from '@mui/material';
+import { Alert, Button, Grid, Paper, Stack } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useClearXmpValues, useXmpProperties, useXmpValues } from '../../../api/metadata.ts';
+import { useClearXmpValues, type useXmpProperties, type useXmpValues } from '../../../api/metadata.ts';
 import { ConfirmDialog } from '../../../ui/confirm-dialog.tsx';
 import { useDebugMode } from '../../../ui/debug-mode.ts';
 import { StatusPanel } from '../../../ui/page.tsx';
 import { errorText } from './error-text.ts';
+import { LoadingSkeleton } from './loading-skeleton.tsx';
 import {
   type MetadataContextValue,
   MetadataProvider,
@@ -39,34 +40,18 @@ function readHideUnset(): boolean {
   }
 }
 
-function LoadingSkeleton() {
-  return (
-    <Stack spacing={2} data-testid="xmp-loading">
-      <Skeleton variant="rounded" height={50} />
-      <Grid container spacing={2}>
-        <Grid size={{ xs: 12, lg: 8 }}>
-          <Stack spacing={1.5}>
-            <Skeleton variant="rounded" height={48} />
-            {[0, 1, 2, 3].map((index) => (
-              <Skeleton key={index} variant="rounded" height={128} />
-            ))}
-          </Stack>
-        </Grid>
-        <Grid size={{ xs: 12, lg: 4 }}>
-          <Skeleton variant="rounded" height={220} />
-        </Grid>
-      </Grid>
-    </Stack>
-  );
-}
+type Props = {
+  teamUuid: string;
+  projectId: number;
+  canWrite: boolean;
+  /** The catalog and the project's values, fetched by the tab while this code loads. */
+  properties: ReturnType<typeof useXmpProperties>;
+  valuesQuery: ReturnType<typeof useXmpValues>;
+};
 
-type Props = { teamUuid: string; projectId: number; canWrite: boolean };
-
-export function MetadataEditor({ teamUuid, projectId, canWrite }: Props) {
+export function MetadataEditor({ teamUuid, projectId, canWrite, properties, valuesQuery }: Props) {
   const { t, i18n } = useTranslation('metadataTab');
   const debug = useDebugMode();
-  const properties = useXmpProperties(teamUuid);
-  const valuesQuery = useXmpValues(teamUuid, projectId);
   const store = useMetadataEditor(teamUuid, projectId);
   const clear = useClearXmpValues(teamUuid, projectId);
   const [confirmClear, setConfirmClear] = useState(false);

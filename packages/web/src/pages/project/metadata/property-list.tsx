@@ -14,7 +14,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { XmpProperty, XmpValues } from '../../../api/metadata.ts';
 import {
@@ -25,6 +25,7 @@ import {
   modeOf,
   propertiesOfCategory,
 } from './metadata-model.ts';
+import { useProgressiveCount } from './progressive.ts';
 import { PropertyCard } from './property-card.tsx';
 
 function CategoryLabel({ label, count }: { label: string; count: number }) {
@@ -50,6 +51,26 @@ function CategoryLabel({ label, count }: { label: string; count: number }) {
           {count}
         </Box>
       )}
+    </Stack>
+  );
+}
+
+function PropertyCards({
+  shown,
+  values,
+  empty,
+}: {
+  shown: XmpProperty[];
+  values: XmpValues;
+  empty: ReactNode;
+}) {
+  const count = useProgressiveCount(shown.length);
+  return (
+    <Stack spacing={1.5} sx={{ p: { xs: 1.5, sm: 2 } }} data-testid="xmp-property-list">
+      {shown.slice(0, count).map((property) => (
+        <PropertyCard key={property.id} property={property} mode={modeOf(values, property.id)} />
+      ))}
+      {empty}
     </Stack>
   );
 }
@@ -140,21 +161,24 @@ export function PropertyList({
           }}
         />
       </Box>
-      <Stack spacing={1.5} sx={{ p: { xs: 1.5, sm: 2 } }} data-testid="xmp-property-list">
-        {shown.map((property) => (
-          <PropertyCard key={property.id} property={property} mode={modeOf(values, property.id)} />
-        ))}
-        {shown.length === 0 && (
-          <Box sx={{ py: 5, textAlign: 'center' }} data-testid="xmp-empty">
-            <Typography color="text.secondary">{filtering ? t('noMatch') : t('emptyCategory')}</Typography>
-            {hideUnset && (
-              <Button sx={{ mt: 1 }} onClick={onShowAll}>
-                {t('showAll')}
-              </Button>
-            )}
-          </Box>
-        )}
-      </Stack>
+      {/* A new category (or the filter) starts again with a screenful of cards. */}
+      <PropertyCards
+        key={filtering ? 'filter' : category}
+        shown={shown}
+        values={values}
+        empty={
+          shown.length === 0 && (
+            <Box sx={{ py: 5, textAlign: 'center' }} data-testid="xmp-empty">
+              <Typography color="text.secondary">{filtering ? t('noMatch') : t('emptyCategory')}</Typography>
+              {hideUnset && (
+                <Button sx={{ mt: 1 }} onClick={onShowAll}>
+                  {t('showAll')}
+                </Button>
+              )}
+            </Box>
+          )
+        }
+      />
     </Card>
   );
 }

@@ -4,6 +4,7 @@
 // final value (packages/xmp/src/variables.ts resolves both per picture).
 import { ListItemText, ListSubheader, Menu, MenuItem } from '@mui/material';
 import { catalog } from '@photorelay/xmp/catalog';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** The variables variables.ts resolves from the picture and the upload. */
@@ -45,6 +46,10 @@ export function VariableMenu({
   onClose: () => void;
 }) {
   const { t } = useTranslation('metadataTab');
+  // Built once the menu was opened: the tab has a hundred inputs, each with this menu (issue 16).
+  const [used, setUsed] = useState(false);
+  if (anchor !== null && !used) setUsed(true);
+  if (anchor === null && !used) return null;
   const aliases = catalog.flatMap((def) => def.vars.map((name) => ({ name, title: def.title[language] })));
   const item = (name: string, secondary: string) => (
     <MenuItem key={name} dense onClick={() => onPick(name)} data-testid={`xmp-variable-${name}`}>
