@@ -169,68 +169,109 @@ function cacheMissingZones(root: ICAL.Component, text: string): void {
   }
 }
 
-/** Reads a feed into plain occurrences within the range; series are expanded with their exceptions. */
-export function parseIcs(text: string, options: IcsParseOptions): IcsCalendar {
+/** A feed read up to its components; its occurrences are expanded as `events` is walked. */
+export interface IcsReader {
+  name: string | null;
+  /** The occurrences within the range and the event cap, in the feed's order of series. */
+  events: Generator<IcsEvent, void, undefined>;
+  /** Complete once `events` is done. */
+  readonly skipped: number;
+  readonly truncated: boolean;
+}
+
+/**
+ * Reads a feed's components now (a feed that is no calendar throws here) and expands its series
+ * lazily, so that a caller can store some occurrences while the next ones are being expanded.
+ */
+export function readIcs(text: string, options: IcsParseOptions): IcsReader {
   const root = rootCalendar(text);
   cacheMissingZones(root, text);
   const maxEvents = options.maxEvents ?? 100_000;
   const masters = new Map<string, ICAL.Component>();
   const overrides = new Map<string, ICAL.Component[]>();
-  let skipped = 0;
+  const state = { skipped: 0, truncated: false };
   for (const component of root.getAllSubcomponents('vevent')) {
     const uid = clip(component.getFirstPropertyValue('uid'));
     if (!uid || !component.hasProperty('dtstart')) {
-      skipped++;
+      state.skipped++;
       continue;
     }
-    if (component.hasProperty('recurrence-id'))
-      overrides.set(uid, [...(overrides.get(uid) ?? []), component]);
-    else if (!masters.has(uid)) masters.set(uid, component);
+    if (component.hasProperty('recurrence-id')) {
+      const list = overrides.get(uid);
+      if (list) list.push(component);
+      else overrides.set(uid, [component]);
+    } else if (!masters.has(uid)) masters.set(uid, component);
   }
 
-  const events: IcsEvent[] = [];
-  let truncated = false;
-  const emit = (event: IcsEvent) => {
-    if (!inRange(event, options)) return true;
-    if (events.length >= maxEvents) {
-      truncated = true;
-      return false;
-    }
-    events.push(event);
-    return true;
-  };
-
-  outer: for (const [uid, master] of masters) {
-    try {
-      if (isCancelled(master)) continue;
-      // Exceptions handed in: left alone, ical.js scans every VEVENT of the feed per series (quadratic).
-      const event = new ICAL.Event(master, { exceptions: overrides.get(uid) ?? [], strictExceptions: true });
-      overrides.delete(uid);
-      for (const occurrence of occurrences(event, options)) {
-        if (!emit(toEvent(uid, occurrence, options))) break outer;
-      }
-    } catch {
-      skipped++;
-    }
-  }
-  // Overrides whose series is not in the feed (an invitation to one occurrence) stand alone.
-  for (const [uid, list] of overrides) {
-    for (const component of list) {
+  function* expand(): Generator<IcsEvent, void, undefined> {
+    for (const [uid, master] of masters) {
       try {
-        if (isCancelled(component)) continue;
-        const item = new ICAL.Event(component);
-        const recurrenceId = recurrenceKey(
-          item.recurrenceId,
-          tzidOf(component, 'dtstart'),
-          options.defaultZone,
-        );
-        const occurrence = { item, startDate: item.startDate, endDate: item.endDate, recurrenceId };
-        if (!emit(toEvent(uid, occurrence, options))) break;
+        if (isCancelled(master)) continue;
+        // Exceptions handed in: left alone, ical.js scans every VEVENT of the feed per series (quadratic).
+        const event = new ICAL.Event(master, {
+          exceptions: overrides.get(uid) ?? [],
+          strictExceptions: true,
+        });
+        overrides.delete(uid);
+        for (const occurrence of occurrences(event, options)) yield toEvent(uid, occurrence, options);
       } catch {
-        skipped++;
+        state.skipped++;
+      }
+    }
+    // Overrides whose series is not in the feed (an invitation to one occurrence) stand alone.
+    for (const [uid, list] of overrides) {
+      for (const component of list) {
+        let event: IcsEvent;
+        try {
+          if (isCancelled(component)) continue;
+          const item = new ICAL.Event(component);
+          const recurrenceId = recurrenceKey(
+            item.recurrenceId,
+            tzidOf(component, 'dtstart'),
+            options.defaultZone,
+          );
+          event = toEvent(
+            uid,
+            { item, startDate: item.startDate, endDate: item.endDate, recurrenceId },
+            options,
+          );
+        } catch {
+          state.skipped++;
+          continue;
+        }
+        yield event;
       }
     }
   }
-  const name = clip(root.getFirstPropertyValue('x-wr-calname')) || null;
-  return { name, events, skipped, truncated };
+
+  function* kept(): Generator<IcsEvent, void, undefined> {
+    let count = 0;
+    for (const event of expand()) {
+      if (!inRange(event, options)) continue;
+      if (count >= maxEvents) {
+        state.truncated = true;
+        return;
+      }
+      count++;
+      yield event;
+    }
+  }
+
+  return {
+    name: clip(root.getFirstPropertyValue('x-wr-calname')) || null,
+    events: kept(),
+    get skipped() {
+      return state.skipped;
+    },
+    get truncated() {
+      return state.truncated;
+    },
+  };
+}
+
+/** Reads a feed into plain occurrences within the range; series are expanded with their exceptions. */
+export function parseIcs(text: string, options: IcsParseOptions): IcsCalendar {
+  const reader = readIcs(text, options);
+  const events = [...reader.events];
+  return { name: reader.name, events, skipped: reader.skipped, truncated: reader.truncated };
 }
