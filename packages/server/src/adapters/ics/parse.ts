@@ -85,18 +85,39 @@ function isCancelled(component: ICAL.Component): boolean {
   return String(component.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED';
 }
 
+/** What an occurrence takes from its VEVENT (read once per series, not once per occurrence). */
+interface ItemFields {
+  startTzid: string | null;
+  endTzid: string | null;
+  summary: string;
+  description: string;
+  location: string;
+}
+
+function fieldsOf(item: ICAL.Event): ItemFields {
+  const startTzid = tzidOf(item.component, 'dtstart');
+  return {
+    startTzid,
+    endTzid: tzidOf(item.component, 'dtend') ?? startTzid,
+    summary: clip(item.summary),
+    description: clip(item.description),
+    location: clip(item.location),
+  };
+}
+
 interface Occurrence {
-  item: ICAL.Event;
+  fields: ItemFields;
   startDate: ICAL.Time;
   endDate: ICAL.Time;
   recurrenceId: string | null;
+  /** The start as an instant when the series' expansion already converted it. */
+  startMs?: number;
 }
 
 function toEvent(uid: string, o: Occurrence, options: IcsParseOptions): IcsEvent {
-  const component = o.item.component;
-  const startTzid = tzidOf(component, 'dtstart');
-  const start = instantOf(o.startDate, startTzid, options.defaultZone);
-  let end = instantOf(o.endDate, tzidOf(component, 'dtend') ?? startTzid, options.defaultZone);
+  const f = o.fields;
+  const start = o.startMs ?? instantOf(o.startDate, f.startTzid, options.defaultZone);
+  let end = instantOf(o.endDate, f.endTzid, options.defaultZone);
   if (!(end > start)) end = o.startDate.isDate ? start + 86_400_000 : start;
   return {
     uid,
@@ -104,9 +125,9 @@ function toEvent(uid: string, o: Occurrence, options: IcsParseOptions): IcsEvent
     start: new Date(start),
     end: new Date(end),
     allDay: o.startDate.isDate,
-    summary: clip(o.item.summary),
-    description: clip(o.item.description),
-    location: clip(o.item.location),
+    summary: f.summary,
+    description: f.description,
+    location: f.location,
   };
 }
 
@@ -115,24 +136,37 @@ function inRange(event: IcsEvent, options: IcsParseOptions): boolean {
 }
 
 function* occurrences(event: ICAL.Event, options: IcsParseOptions): Generator<Occurrence> {
-  const masterTzid = tzidOf(event.component, 'dtstart');
+  const masterFields = fieldsOf(event);
   if (!event.isRecurring()) {
-    yield { item: event, startDate: event.startDate, endDate: event.endDate, recurrenceId: null };
+    yield { fields: masterFields, startDate: event.startDate, endDate: event.endDate, recurrenceId: null };
     return;
   }
+  const masterTzid = masterFields.startTzid;
+  const exceptionFields = new Map<ICAL.Event, ItemFields>();
   const iterator = event.iterator();
   let steps = 0;
   for (let next = iterator.next(); next; next = iterator.next()) {
     if (++steps > maxStepsPerSeries) return;
     // The series' own time decides where it stops, so an endless rule ends at the range's end.
-    if (instantOf(next, masterTzid, options.defaultZone) >= options.to.getTime()) return;
+    const at = instantOf(next, masterTzid, options.defaultZone);
+    if (at >= options.to.getTime()) return;
     const details = event.getOccurrenceDetails(next);
-    if (details.item !== event && isCancelled(details.item.component)) continue;
+    let fields = masterFields;
+    if (details.item !== event) {
+      if (isCancelled(details.item.component)) continue;
+      fields = exceptionFields.get(details.item) ?? fieldsOf(details.item);
+      exceptionFields.set(details.item, fields);
+    }
     yield {
-      item: details.item,
+      fields,
       startDate: details.startDate,
       endDate: details.endDate,
-      recurrenceId: recurrenceKey(details.recurrenceId, masterTzid, options.defaultZone),
+      // The occurrence's original start, already converted above (`details.recurrenceId` is `next`).
+      recurrenceId: next.isDate
+        ? recurrenceKey(next, masterTzid, options.defaultZone)
+        : new Date(at).toISOString(),
+      // Unmoved occurrences start at `next` itself, in the series' zone.
+      startMs: details.startDate === next ? at : undefined,
     };
   }
 }
@@ -225,16 +259,10 @@ export function readIcs(text: string, options: IcsParseOptions): IcsReader {
         try {
           if (isCancelled(component)) continue;
           const item = new ICAL.Event(component);
-          const recurrenceId = recurrenceKey(
-            item.recurrenceId,
-            tzidOf(component, 'dtstart'),
-            options.defaultZone,
-          );
-          event = toEvent(
-            uid,
-            { item, startDate: item.startDate, endDate: item.endDate, recurrenceId },
-            options,
-          );
+          const fields = fieldsOf(item);
+          const recurrenceId = recurrenceKey(item.recurrenceId, fields.startTzid, options.defaultZone);
+          const occurrence = { fields, startDate: item.startDate, endDate: item.endDate, recurrenceId };
+          event = toEvent(uid, occurrence, options);
         } catch {
           state.skipped++;
           continue;
