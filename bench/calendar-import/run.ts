@@ -132,7 +132,11 @@ for (let run = 1; run <= Number(opts.runs); run++) {
   await deleteExternalCalendar(ctx, member, add.result.dbcalendarid);
   feed = original;
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const importMs = median(results.importMs);
 const peakMb = Math.max(...results.importMb);
