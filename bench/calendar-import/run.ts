@@ -103,6 +103,7 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 );
+const results = { importMs: [] as number[], importMb: [] as number[], sameMs: [] as number[], all304: true };
 for (let run = 1; run <= Number(opts.runs); run++) {
   const original = feed;
   const range = {
@@ -124,8 +125,30 @@ for (let run = 1; run <= Number(opts.runs); run++) {
     `run ${run}: import ${add.result.inserted} occurrences ${fmt(add)}; unchanged refresh (304: ${same.result.notModified}) ${fmt(same)}; ` +
       `refresh with ${changed.result.updated} moved ${fmt(changed)}`,
   );
+  results.importMs.push(add.ms);
+  results.importMb.push(add.extraMb);
+  results.sameMs.push(same.ms);
+  results.all304 &&= same.result.notModified;
   await deleteExternalCalendar(ctx, member, add.result.dbcalendarid);
   feed = original;
 }
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+const importMs = median(results.importMs);
+const peakMb = Math.max(...results.importMb);
+const sameMs = median(results.sameMs);
+console.log(
+  `goal: import < 5 s: median ${importMs.toFixed(0)} ms (${results.importMs.map((m) => m.toFixed(0)).join(', ')}) ${verdict(importMs < 5000)}; ` +
+    `< 150 MB extra: at most +${peakMb.toFixed(0)} MB ${verdict(peakMb < 150)}; ` +
+    `unchanged refresh < 1 s answered 304 without parsing: median ${sameMs.toFixed(0)} ms, 304 ${results.all304 ? 'every time' : 'NOT every time'} ${verdict(sameMs < 1000 && results.all304)}; ` +
+    `load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+);
 await server.stop();
 feedServer.close();

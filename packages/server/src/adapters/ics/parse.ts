@@ -85,18 +85,39 @@ function isCancelled(component: ICAL.Component): boolean {
   return String(component.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED';
 }
 
+/** What an occurrence takes from its VEVENT (read once per series, not once per occurrence). */
+interface ItemFields {
+  startTzid: string | null;
+  endTzid: string | null;
+  summary: string;
+  description: string;
+  location: string;
+}
+
+function fieldsOf(item: ICAL.Event): ItemFields {
+  const startTzid = tzidOf(item.component, 'dtstart');
+  return {
+    startTzid,
+    endTzid: tzidOf(item.component, 'dtend') ?? startTzid,
+    summary: clip(item.summary),
+    description: clip(item.description),
+    location: clip(item.location),
+  };
+}
+
 interface Occurrence {
-  item: ICAL.Event;
+  fields: ItemFields;
   startDate: ICAL.Time;
   endDate: ICAL.Time;
   recurrenceId: string | null;
+  /** The start as an instant when the series' expansion already converted it. */
+  startMs?: number;
 }
 
 function toEvent(uid: string, o: Occurrence, options: IcsParseOptions): IcsEvent {
-  const component = o.item.component;
-  const startTzid = tzidOf(component, 'dtstart');
-  const start = instantOf(o.startDate, startTzid, options.defaultZone);
-  let end = instantOf(o.endDate, tzidOf(component, 'dtend') ?? startTzid, options.defaultZone);
+  const f = o.fields;
+  const start = o.startMs ?? instantOf(o.startDate, f.startTzid, options.defaultZone);
+  let end = instantOf(o.endDate, f.endTzid, options.defaultZone);
   if (!(end > start)) end = o.startDate.isDate ? start + 86_400_000 : start;
   return {
     uid,
@@ -104,9 +125,9 @@ function toEvent(uid: string, o: Occurrence, options: IcsParseOptions): IcsEvent
     start: new Date(start),
     end: new Date(end),
     allDay: o.startDate.isDate,
-    summary: clip(o.item.summary),
-    description: clip(o.item.description),
-    location: clip(o.item.location),
+    summary: f.summary,
+    description: f.description,
+    location: f.location,
   };
 }
 
@@ -115,24 +136,37 @@ function inRange(event: IcsEvent, options: IcsParseOptions): boolean {
 }
 
 function* occurrences(event: ICAL.Event, options: IcsParseOptions): Generator<Occurrence> {
-  const masterTzid = tzidOf(event.component, 'dtstart');
+  const masterFields = fieldsOf(event);
   if (!event.isRecurring()) {
-    yield { item: event, startDate: event.startDate, endDate: event.endDate, recurrenceId: null };
+    yield { fields: masterFields, startDate: event.startDate, endDate: event.endDate, recurrenceId: null };
     return;
   }
+  const masterTzid = masterFields.startTzid;
+  const exceptionFields = new Map<ICAL.Event, ItemFields>();
   const iterator = event.iterator();
   let steps = 0;
   for (let next = iterator.next(); next; next = iterator.next()) {
     if (++steps > maxStepsPerSeries) return;
     // The series' own time decides where it stops, so an endless rule ends at the range's end.
-    if (instantOf(next, masterTzid, options.defaultZone) >= options.to.getTime()) return;
+    const at = instantOf(next, masterTzid, options.defaultZone);
+    if (at >= options.to.getTime()) return;
     const details = event.getOccurrenceDetails(next);
-    if (details.item !== event && isCancelled(details.item.component)) continue;
+    let fields = masterFields;
+    if (details.item !== event) {
+      if (isCancelled(details.item.component)) continue;
+      fields = exceptionFields.get(details.item) ?? fieldsOf(details.item);
+      exceptionFields.set(details.item, fields);
+    }
     yield {
-      item: details.item,
+      fields,
       startDate: details.startDate,
       endDate: details.endDate,
-      recurrenceId: recurrenceKey(details.recurrenceId, masterTzid, options.defaultZone),
+      // The occurrence's original start, already converted above (`details.recurrenceId` is `next`).
+      recurrenceId: next.isDate
+        ? recurrenceKey(next, masterTzid, options.defaultZone)
+        : new Date(at).toISOString(),
+      // Unmoved occurrences start at `next` itself, in the series' zone.
+      startMs: details.startDate === next ? at : undefined,
     };
   }
 }
@@ -169,68 +203,103 @@ function cacheMissingZones(root: ICAL.Component, text: string): void {
   }
 }
 
-/** Reads a feed into plain occurrences within the range; series are expanded with their exceptions. */
-export function parseIcs(text: string, options: IcsParseOptions): IcsCalendar {
+/** A feed read up to its components; its occurrences are expanded as `events` is walked. */
+export interface IcsReader {
+  name: string | null;
+  /** The occurrences within the range and the event cap, in the feed's order of series. */
+  events: Generator<IcsEvent, void, undefined>;
+  /** Complete once `events` is done. */
+  readonly skipped: number;
+  readonly truncated: boolean;
+}
+
+/**
+ * Reads a feed's components now (a feed that is no calendar throws here) and expands its series
+ * lazily, so that a caller can store some occurrences while the next ones are being expanded.
+ */
+export function readIcs(text: string, options: IcsParseOptions): IcsReader {
   const root = rootCalendar(text);
   cacheMissingZones(root, text);
   const maxEvents = options.maxEvents ?? 100_000;
   const masters = new Map<string, ICAL.Component>();
   const overrides = new Map<string, ICAL.Component[]>();
-  let skipped = 0;
+  const state = { skipped: 0, truncated: false };
   for (const component of root.getAllSubcomponents('vevent')) {
     const uid = clip(component.getFirstPropertyValue('uid'));
     if (!uid || !component.hasProperty('dtstart')) {
-      skipped++;
+      state.skipped++;
       continue;
     }
-    if (component.hasProperty('recurrence-id'))
-      overrides.set(uid, [...(overrides.get(uid) ?? []), component]);
-    else if (!masters.has(uid)) masters.set(uid, component);
+    if (component.hasProperty('recurrence-id')) {
+      const list = overrides.get(uid);
+      if (list) list.push(component);
+      else overrides.set(uid, [component]);
+    } else if (!masters.has(uid)) masters.set(uid, component);
   }
 
-  const events: IcsEvent[] = [];
-  let truncated = false;
-  const emit = (event: IcsEvent) => {
-    if (!inRange(event, options)) return true;
-    if (events.length >= maxEvents) {
-      truncated = true;
-      return false;
-    }
-    events.push(event);
-    return true;
-  };
-
-  outer: for (const [uid, master] of masters) {
-    try {
-      if (isCancelled(master)) continue;
-      // Exceptions handed in: left alone, ical.js scans every VEVENT of the feed per series (quadratic).
-      const event = new ICAL.Event(master, { exceptions: overrides.get(uid) ?? [], strictExceptions: true });
-      overrides.delete(uid);
-      for (const occurrence of occurrences(event, options)) {
-        if (!emit(toEvent(uid, occurrence, options))) break outer;
-      }
-    } catch {
-      skipped++;
-    }
-  }
-  // Overrides whose series is not in the feed (an invitation to one occurrence) stand alone.
-  for (const [uid, list] of overrides) {
-    for (const component of list) {
+  function* expand(): Generator<IcsEvent, void, undefined> {
+    for (const [uid, master] of masters) {
       try {
-        if (isCancelled(component)) continue;
-        const item = new ICAL.Event(component);
-        const recurrenceId = recurrenceKey(
-          item.recurrenceId,
-          tzidOf(component, 'dtstart'),
-          options.defaultZone,
-        );
-        const occurrence = { item, startDate: item.startDate, endDate: item.endDate, recurrenceId };
-        if (!emit(toEvent(uid, occurrence, options))) break;
+        if (isCancelled(master)) continue;
+        // Exceptions handed in: left alone, ical.js scans every VEVENT of the feed per series (quadratic).
+        const event = new ICAL.Event(master, {
+          exceptions: overrides.get(uid) ?? [],
+          strictExceptions: true,
+        });
+        overrides.delete(uid);
+        for (const occurrence of occurrences(event, options)) yield toEvent(uid, occurrence, options);
       } catch {
-        skipped++;
+        state.skipped++;
+      }
+    }
+    // Overrides whose series is not in the feed (an invitation to one occurrence) stand alone.
+    for (const [uid, list] of overrides) {
+      for (const component of list) {
+        let event: IcsEvent;
+        try {
+          if (isCancelled(component)) continue;
+          const item = new ICAL.Event(component);
+          const fields = fieldsOf(item);
+          const recurrenceId = recurrenceKey(item.recurrenceId, fields.startTzid, options.defaultZone);
+          const occurrence = { fields, startDate: item.startDate, endDate: item.endDate, recurrenceId };
+          event = toEvent(uid, occurrence, options);
+        } catch {
+          state.skipped++;
+          continue;
+        }
+        yield event;
       }
     }
   }
-  const name = clip(root.getFirstPropertyValue('x-wr-calname')) || null;
-  return { name, events, skipped, truncated };
+
+  function* kept(): Generator<IcsEvent, void, undefined> {
+    let count = 0;
+    for (const event of expand()) {
+      if (!inRange(event, options)) continue;
+      if (count >= maxEvents) {
+        state.truncated = true;
+        return;
+      }
+      count++;
+      yield event;
+    }
+  }
+
+  return {
+    name: clip(root.getFirstPropertyValue('x-wr-calname')) || null,
+    events: kept(),
+    get skipped() {
+      return state.skipped;
+    },
+    get truncated() {
+      return state.truncated;
+    },
+  };
+}
+
+/** Reads a feed into plain occurrences within the range; series are expanded with their exceptions. */
+export function parseIcs(text: string, options: IcsParseOptions): IcsCalendar {
+  const reader = readIcs(text, options);
+  const events = [...reader.events];
+  return { name: reader.name, events, skipped: reader.skipped, truncated: reader.truncated };
 }

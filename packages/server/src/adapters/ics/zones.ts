@@ -122,19 +122,29 @@ export function ianaZoneFor(tzid: string | null | undefined): string | undefined
   return isIanaZone(name) ? name : undefined;
 }
 
-const offsets = new Map<string, number>();
+/** Per zone: quarter hour since the epoch → UTC offset in minutes. */
+const offsets = new Map<string, Map<number, number>>();
+let cachedOffsets = 0;
 
 /**
  * The zone's UTC offset in minutes at an instant, from the zone database. Memoised per quarter
  * hour (transitions fall on quarter hours): Intl lookups were 80% of importing a 10,000-event feed.
  */
 function offsetMinutes(zone: string, utcMs: number): number {
-  const key = `${zone}|${Math.floor(utcMs / 900_000)}`;
-  let minutes = offsets.get(key);
+  let byQuarter = offsets.get(zone);
+  if (!byQuarter) {
+    byQuarter = new Map();
+    offsets.set(zone, byQuarter);
+  }
+  const quarter = Math.floor(utcMs / 900_000);
+  let minutes = byQuarter.get(quarter);
   if (minutes === undefined) {
-    if (offsets.size > 200_000) offsets.clear();
+    if (++cachedOffsets > 200_000) {
+      offsets.clear();
+      cachedOffsets = 0;
+    }
     minutes = tzOffset(zone, new Date(utcMs));
-    offsets.set(key, minutes);
+    byQuarter.set(quarter, minutes);
   }
   return minutes;
 }

@@ -12,7 +12,7 @@ import {
   type IcsFetchOptions,
   normalizeCalendarUrl,
 } from '../../adapters/ics/fetch.ts';
-import { type IcsCalendar, type IcsEvent, IcsParseError, parseIcs } from '../../adapters/ics/parse.ts';
+import { type IcsEvent, IcsParseError, type IcsReader, readIcs } from '../../adapters/ics/parse.ts';
 import type { AppContext } from '../../context.ts';
 import { requireTeamAdmin } from '../folders/permissions.ts';
 import type { Member } from '../teams/service.ts';
@@ -95,20 +95,49 @@ function fetchOptions(ctx: AppContext, overrides: FetchOverrides, validators?: q
   };
 }
 
+/** Reads the feed's components; its series are expanded while the entries are stored (`storeWhileReading`). */
+const read = (text: string, zone: string): IcsReader =>
+  readIcs(text, { ...importRange(), defaultZone: zone, maxEvents: 50_000 });
+
+/** Rows per statement; the database stores one batch while this process expands the next. */
+const batchSize = 1000;
+/** Occurrences expanded between two turns of the event loop (so a statement's bytes go out meanwhile). */
+const turnEvery = 200;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * The feed's occurrences, one per UID and recurrence id (the first wins: a feed may repeat an
- * override), so that the entries are inserted without a conflict check per row.
+ * Hands the feed's occurrences to `store` in batches, one per UID and recurrence id (the first
+ * wins: a feed may repeat an override, and entries are inserted without a conflict check per
+ * row). The expansion (ical.js, this process) and the statements (the database's process)
+ * overlap: each batch is sent before the next is expanded, instead of parsing the whole feed
+ * first and inserting after. Returns the number of repeated occurrences left out.
  */
-function parse(text: string, zone: string): IcsCalendar {
-  const feed = parseIcs(text, { ...importRange(), defaultZone: zone, maxEvents: 50_000 });
+async function storeWhileReading(reader: IcsReader, store: (events: IcsEvent[]) => Promise<void>) {
   const seen = new Set<string>();
-  const events = feed.events.filter((e) => {
-    const key = q.entryKey(e.uid, e.recurrenceId);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  return { ...feed, events, skipped: feed.skipped + feed.events.length - events.length };
+  let repeated = 0;
+  let batch: IcsEvent[] = [];
+  let pending: Promise<void> | undefined;
+  const send = async () => {
+    await pending;
+    pending = store(batch);
+    // Awaited before the next batch or at the end; meanwhile a failure must not count as unhandled.
+    pending.catch(() => {});
+    batch = [];
+  };
+  let expanded = 0;
+  for (const event of reader.events) {
+    const key = q.entryKey(event.uid, event.recurrenceId);
+    if (seen.has(key)) repeated++;
+    else {
+      seen.add(key);
+      batch.push(event);
+      if (batch.length >= batchSize) await send();
+    }
+    if (++expanded % turnEvery === 0) await nextTurn();
+  }
+  if (batch.length > 0) await send();
+  await pending;
+  return repeated;
 }
 
 /** Command createexternalcalendar: fetch, read, then store the calendar and its entries in one transaction. */
@@ -124,11 +153,13 @@ export async function createExternalCalendar(
     const fetched = await fetchIcs(url, fetchOptions(ctx, overrides));
     if (fetched.status !== 'ok')
       throw new IcsFetchError('httpStatus', 'The server answered 304 without a calendar');
-    const feed = parse(fetched.text, await teamZone(ctx, member.teamId));
+    const feed = read(fetched.text, await teamZone(ctx, member.teamId));
     const folderId = await q.findCalendarsFolder(ctx.db, member.teamId);
     if (!folderId) throw new AppError('Conflict', 'The team has no calendar folder');
     const name = feed.name ?? new URL(url).hostname;
     const refname = `ext-${randomBytes(6).toString('hex')}`;
+    let inserted = 0;
+    let repeated = 0;
     const id = await ctx.db.transaction().execute(async (trx) => {
       const calendarId = await q.insertExternalCalendar(trx, {
         teamId: member.teamId,
@@ -142,7 +173,10 @@ export async function createExternalCalendar(
           Date.now() + (refreshEvery.seconds + Math.random() * refreshEvery.jitterSeconds) * 1000,
         ),
       });
-      await q.insertExternalEntries(trx, member.teamId, calendarId, feed.events);
+      repeated = await storeWhileReading(feed, async (events) => {
+        await q.insertExternalEntries(trx, member.teamId, calendarId, events);
+        inserted += events.length;
+      });
       return calendarId;
     });
     return {
@@ -150,10 +184,10 @@ export async function createExternalCalendar(
       name,
       refname,
       notModified: false,
-      inserted: feed.events.length,
+      inserted,
       updated: 0,
       removed: 0,
-      skipped: feed.skipped,
+      skipped: feed.skipped + repeated,
     };
   } catch (error) {
     throw userFacing(error);
@@ -189,31 +223,45 @@ export async function syncCalendar(
       });
       return { ...base, notModified: true, inserted: 0, updated: 0, removed: 0, skipped: 0 };
     }
-    const feed = parse(fetched.text, await teamZone(ctx, calendar.teamId));
-    const stored = new Map((await q.listExternalEntries(ctx.db, calendar.id)).map((e) => [e.key, e]));
-    const inserts: IcsEvent[] = [];
-    const updates: (IcsEvent & { id: number })[] = [];
-    for (const event of feed.events) {
-      const key = q.entryKey(event.uid, event.recurrenceId);
-      const old = stored.get(key);
-      if (!old) inserts.push(event);
-      else {
-        stored.delete(key);
-        if (!sameEvent(old, event)) updates.push({ ...event, id: old.id });
-      }
-    }
-    const removed = [...stored.values()].map((e) => e.id);
+    const zone = await teamZone(ctx, calendar.teamId);
+    // The stored entries are read by the database while this process reads the feed's components.
+    const storedRows = q.listExternalEntries(ctx.db, calendar.id);
+    storedRows.catch(() => {});
+    await nextTurn();
+    const feed = read(fetched.text, zone);
+    const stored = new Map((await storedRows).map((e) => [e.key, e]));
+    let inserted = 0;
+    let updated = 0;
+    let repeated = 0;
+    let removed: number[] = [];
     await ctx.db.transaction().execute(async (trx) => {
-      await q.updateExternalEntries(trx, updates);
-      await q.markCopies(
-        trx,
-        calendar.teamId,
-        updates.map((u) => u.id),
-        'changed',
-      );
+      repeated = await storeWhileReading(feed, async (events) => {
+        const inserts: IcsEvent[] = [];
+        const updates: (IcsEvent & { id: number })[] = [];
+        for (const event of events) {
+          const key = q.entryKey(event.uid, event.recurrenceId);
+          const old = stored.get(key);
+          if (!old) inserts.push(event);
+          else {
+            stored.delete(key);
+            if (!sameEvent(old, event)) updates.push({ ...event, id: old.id });
+          }
+        }
+        await q.updateExternalEntries(trx, updates);
+        await q.markCopies(
+          trx,
+          calendar.teamId,
+          updates.map((u) => u.id),
+          'changed',
+        );
+        await q.insertExternalEntries(trx, calendar.teamId, calendar.id, inserts);
+        inserted += inserts.length;
+        updated += updates.length;
+      });
+      // What is left was not in the feed.
+      removed = [...stored.values()].map((e) => e.id);
       await q.markCopies(trx, calendar.teamId, removed, 'vanished');
       await q.deleteEntries(trx, calendar.id, removed);
-      await q.insertExternalEntries(trx, calendar.teamId, calendar.id, inserts);
       await q.markRefreshed(trx, calendar.id, {
         etag: fetched.etag,
         lastModified: fetched.lastModified,
@@ -224,10 +272,10 @@ export async function syncCalendar(
       ...base,
       name: feed.name ?? calendar.name,
       notModified: false,
-      inserted: inserts.length,
-      updated: updates.length,
+      inserted,
+      updated,
       removed: removed.length,
-      skipped: feed.skipped,
+      skipped: feed.skipped + repeated,
     };
   } catch (error) {
     const failure = userFacing(error);
