@@ -235,9 +235,9 @@ async function main() {
     const month = { calendarIds: [calendar.id], startDate: '2026-03-01' };
     const base = `/api/${team.teamUuid}`;
 
-    let shape = { entries: 0, bookings: 0, bytes: 0 };
+    let shape = { entries: 0, total: 0, bookings: 0, bytes: 0 };
     const listMonth = (client: TestClient) => async () => {
-      const res = await client.post<{ entries: Array<{ bookings: unknown[] }> }>(
+      const res = await client.post<{ entries: Array<{ bookings: unknown[] }>; total: number }>(
         `${base}/calendar/entries`,
         month,
       );
@@ -284,7 +284,17 @@ async function main() {
       previous,
       'entries, bookings, confirmations',
     ]);
-    results.push(['listMonth: one statement, one JSON text', current, 'in turns with the line above']);
+    results.push(['listMonth: one statement, whole month', current, 'in turns with the line above']);
+    // The page the route answers (spec §9: 200) against the whole month, in turns.
+    const viewer = { userId: owner.userId, ownOnly: false };
+    const [whole, firstPage] = await timedPair(
+      runs,
+      10,
+      () => monthStatement(db, team.teamId, [calendar.id], from, to, viewer),
+      () => monthStatement(db, team.teamId, [calendar.id], from, to, viewer, { offset: 0, limit: 200 }),
+    );
+    results.push(['listMonth: whole month (again)', whole, 'in turns with the line below']);
+    results.push(['listMonth: first page of 200 and the total', firstPage, '']);
     results.push([
       'listEntries(owner), the service',
       await timed(runs, 10, () => listEntries(running.ctx, owner, month)),
@@ -294,23 +304,30 @@ async function main() {
       const body = await listMonth(ownerHttp)();
       shape = {
         entries: body.entries.length,
+        total: body.total,
         bookings: body.entries.reduce((n, e) => n + e.bookings.length, 0),
         bytes: JSON.stringify(body).length,
       };
     });
-    results.push(['POST /api/{team}/calendar/entries, owner', ownerTimes, '']);
+    const ownerRow: [string, number[], string] = ['POST /api/{team}/calendar/entries, owner', ownerTimes, ''];
+    results.push(ownerRow);
     const ownerShape = shape;
     const photographerTimes = await timed(runs, 10, async () => {
       const body = await listMonth(photographerHttp)();
       shape = {
         entries: body.entries.length,
+        total: body.total,
         bookings: body.entries.reduce((n, e) => n + e.bookings.length, 0),
         bytes: JSON.stringify(body).length,
       };
     });
-    results.push(['POST /api/{team}/calendar/entries, photographer', photographerTimes, '']);
-    results[5][2] = `${ownerShape.entries} entries, ${ownerShape.bookings} bookings, ${(ownerShape.bytes / 1024).toFixed(0)} KB`;
-    results[6][2] = `${shape.entries} entries, ${shape.bookings} own bookings, ${(shape.bytes / 1024).toFixed(0)} KB`;
+    const of = (s: typeof shape) => `${s.entries} of ${s.total} entries`;
+    ownerRow[2] = `${of(ownerShape)}, ${ownerShape.bookings} bookings, ${(ownerShape.bytes / 1024).toFixed(0)} KB`;
+    results.push([
+      'POST /api/{team}/calendar/entries, photographer',
+      photographerTimes,
+      `${of(shape)}, ${shape.bookings} own bookings, ${(shape.bytes / 1024).toFixed(0)} KB`,
+    ]);
 
     const rows = [
       ['measure', 'runs', 'median ms', 'p95 ms', 'p99 ms', ''],

@@ -76,7 +76,12 @@ export function CalendarPage() {
     () => calendars.map((item) => item.dbcalendarid).filter((id) => !hidden.has(id)),
     [calendars, hidden],
   );
-  const entries = useEntries(teamUuid, shownIds, startDate);
+  // The table's page: the server answers 200 entries from `offset` (another day or calendar: page 1).
+  const [paging, setPaging] = useState({ key: '', offset: 0 });
+  const pagingKey = `${startDate}/${shownIds.join(',')}`;
+  const offset = paging.key === pagingKey ? paging.offset : 0;
+  const entries = useEntries(teamUuid, shownIds, startDate, offset);
+  const onOffset = useCallback((next: number) => setPaging({ key: pagingKey, offset: next }), [pagingKey]);
   const zone = entries.data?.timeZone ?? list.data?.timeZone ?? defaultTimeZone;
 
   const [eventMode, setEventMode] = useState<EventDialogMode | null>(null);
@@ -193,6 +198,9 @@ export function CalendarPage() {
         <Card>
           <EntriesTable
             entries={entries.data?.entries ?? []}
+            total={entries.data?.total ?? 0}
+            offset={offset}
+            onOffset={onOffset}
             loading={shownIds.length > 0 && entries.isPending}
             teamUuid={teamUuid}
             admin={admin}
