@@ -64,6 +64,16 @@ export function CalendarPage() {
     return /^\d{4}-\d{2}-\d{2}$/.test(start) ? clampDay(start) : limits.calendarDefaultStart;
   });
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
+  const onToggle = useCallback(
+    (id: number, shown: boolean) =>
+      setHidden((current) => {
+        const next = new Set(current);
+        if (shown) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
   // The opened calendar first, then the others the caller may see (spec §2).
   const calendars = useMemo(() => {
     const all = list.data?.calendars ?? [];
@@ -170,14 +180,7 @@ export function CalendarPage() {
                 calendars={calendars}
                 hidden={hidden}
                 canManage={admin}
-                onToggle={(id, shown) =>
-                  setHidden((current) => {
-                    const next = new Set(current);
-                    if (shown) next.delete(id);
-                    else next.add(id);
-                    return next;
-                  })
-                }
+                onToggle={onToggle}
               />
             </Box>
             {admin && <AddExternalCalendarButton teamUuid={teamUuid} />}
