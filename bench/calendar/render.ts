@@ -55,7 +55,12 @@ async function switchMonth(page: Page, direction: 'next' | 'previous', expectedF
         .filter((entry) => entry.name.endsWith('/calendar/entries'))
         .at(0) as PerformanceResourceTiming | undefined;
       const answered = listing ? listing.responseEnd : started;
-      return { total: done - started, render: done - Math.max(answered, started), fetched: Boolean(listing) };
+      return {
+        total: done - started,
+        render: done - Math.max(answered, started),
+        fetch: listing ? listing.responseEnd - listing.startTime : 0,
+        fetched: Boolean(listing),
+      };
     },
     { direction, rows, expectedFirstDay },
   );
@@ -131,8 +136,8 @@ try {
     .locator('[data-testid^="entry-row-"]')
     .nth(rows - 1)
     .waitFor();
-  const firstVisit: { total: number; render: number }[] = [];
-  const cached: { total: number; render: number }[] = [];
+  const firstVisit: { total: number; render: number; fetch: number }[] = [];
+  const cached: { total: number; render: number; fetch: number }[] = [];
   // Month 2 the first time (answer from the server), then back and forth from the cache.
   await page.evaluate(() => window.scrollTo(0, 0));
   const first = await switchMonth(page, 'next', months[1].first);
@@ -180,6 +185,10 @@ try {
   summary(
     'month from the server: answer -> painted',
     firstVisit.map((m) => m.render),
+  );
+  summary(
+    'month from the server: the request alone',
+    firstVisit.map((m) => m.fetch),
   );
   summary(
     'month from the cache: click -> painted',

@@ -231,10 +231,20 @@ export const postCalendarEntriesBody = z.object({
     .regex(isoDatePattern, eventTexts.invalidDate)
     .refine((v) => !Number.isNaN(Date.parse(v)), eventTexts.invalidDate)
     .optional(),
+  /**
+   * Paging (ours; spec §9 "table page size 200"): the range's entries from `offset` (default 0),
+   * at most `limit` (default and most: calendarPageSize). A client that sends only the spec's
+   * {calendarIds, startDate} gets the first page and `total`/`nextOffset` for the rest.
+   */
+  offset: z.number().int().min(0).max(limits.calendarListMaxOffset).optional(),
+  limit: z.number().int().min(1).max(limits.calendarPageSize).optional(),
 });
 export const postCalendarEntriesResponse = z.object({
   entries: z.array(calendarEntry),
   timeZone: z.string(),
+  /** Entries in the whole range; `nextOffset` is where the next page starts, null on the last. */
+  total: z.number(),
+  nextOffset: z.number().nullable(),
 });
 export const getCalendarEntryResponse = z.object({ result: z.literal('OK'), entry: calendarEntry });
 export const postCalendarEntryResponse = z.object({ result: z.literal('OK'), calendarentryid: z.number() });

@@ -19,6 +19,8 @@ export const limits = {
   calendarMax: '2030-01-01',
   calendarDefaultStart: '2022-01-01',
   calendarPageSize: 200,
+  /** The largest `offset` of `POST calendar/entries` (a range holds far fewer entries). */
+  calendarListMaxOffset: 1_000_000,
   flagBitMax: 16,
   metadataCategories: 5,
   drawerMin: 120,

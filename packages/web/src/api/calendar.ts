@@ -33,8 +33,8 @@ export type { CalendarEntryBody };
 export const calendarKeys = {
   all: (teamUuid: string) => [...teamScope(teamUuid), 'calendar'] as const,
   calendars: (teamUuid: string) => [...calendarKeys.all(teamUuid), 'calendars'] as const,
-  entries: (teamUuid: string, calendarIds: readonly number[], startDate: string) =>
-    [...calendarKeys.all(teamUuid), 'entries', [...calendarIds].sort(), startDate] as const,
+  entries: (teamUuid: string, calendarIds: readonly number[], startDate: string, offset = 0) =>
+    [...calendarKeys.all(teamUuid), 'entries', [...calendarIds].sort(), startDate, offset] as const,
   history: (teamUuid: string, entryId: number) =>
     [...calendarKeys.all(teamUuid), 'history', entryId] as const,
   myBookings: (teamUuid: string) => [...calendarKeys.all(teamUuid), 'mybookings'] as const,
@@ -50,7 +50,7 @@ export const fetchCalendars = (teamUuid: string, signal?: AbortSignal) =>
 
 export const fetchEntries = (
   teamUuid: string,
-  body: { calendarIds: readonly number[]; startDate: string },
+  body: { calendarIds: readonly number[]; startDate: string; offset?: number },
   signal?: AbortSignal,
 ) =>
   callRoute(r.postCalendarEntries, {
@@ -129,10 +129,11 @@ export const useCalendars = (teamUuid: string) =>
     queryFn: ({ signal }) => fetchCalendars(teamUuid, signal),
   });
 
-export const useEntries = (teamUuid: string, calendarIds: readonly number[], startDate: string) =>
+/** One page of the table (the server answers calendarPageSize entries from `offset` and the total). */
+export const useEntries = (teamUuid: string, calendarIds: readonly number[], startDate: string, offset = 0) =>
   useQuery({
-    queryKey: calendarKeys.entries(teamUuid, calendarIds, startDate),
-    queryFn: ({ signal }) => fetchEntries(teamUuid, { calendarIds, startDate }, signal),
+    queryKey: calendarKeys.entries(teamUuid, calendarIds, startDate, offset),
+    queryFn: ({ signal }) => fetchEntries(teamUuid, { calendarIds, startDate, offset }, signal),
     // Two operators editing one booking see each other's change on reload (issue 12).
     staleTime: 0,
     enabled: calendarIds.length > 0,

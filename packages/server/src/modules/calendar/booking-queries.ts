@@ -19,6 +19,9 @@ export interface BookingRecord {
   updatedAt: Date;
 }
 
+/** A booking as the listing shows it (no mail address or language). */
+export type ListedBooking = Omit<BookingRecord, 'email' | 'language'>;
+
 export const bookingColumns = [
   'b.id',
   'b.entry_id',

@@ -17,7 +17,14 @@ before(async () => {
 });
 after(() => server.stop());
 
-type Listing = { entries: CalendarEntry[]; timeZone: string; error?: string; message?: string };
+type Listing = {
+  entries: CalendarEntry[];
+  timeZone: string;
+  total: number;
+  nextOffset: number | null;
+  error?: string;
+  message?: string;
+};
 
 test('create, read, list by start then id, edit and delete entries in the team zone', async () => {
   const team = await makeTeam(server);
@@ -77,6 +84,29 @@ test('create, read, list by start then id, edit and delete entries in the team z
     [id, twin, night],
   );
   assert.equal(listing.body.timeZone, 'Europe/Berlin');
+  assert.deepEqual([listing.body.total, listing.body.nextOffset], [3, null], 'one page holds the month');
+  // Pages of the month (ours: `limit`, `offset`; the table asks for 200 at a time).
+  const pageOf = (offset: number) =>
+    c.post<Listing>(`${base}/calendar/entries`, {
+      calendarIds: [cal],
+      startDate: '2026-03-01',
+      offset,
+      limit: 2,
+    });
+  const [first, second] = [(await pageOf(0)).body, (await pageOf(2)).body];
+  assert.deepEqual(
+    [first.entries.map((e) => e.dbcalendarentryid), first.total, first.nextOffset],
+    [[id, twin], 3, 2],
+  );
+  assert.deepEqual([second.entries.map((e) => e.dbcalendarentryid), second.nextOffset], [[night], null]);
+  assert.deepEqual((await pageOf(3)).body.entries, [], 'past the end: no entries');
+  for (const paging of [{ limit: 0 }, { limit: 201 }, { offset: -1 }, { offset: 1.5 }])
+    assert.equal(
+      (await c.post(`${base}/calendar/entries`, { calendarIds: [cal], startDate: '2026-03-01', ...paging }))
+        .status,
+      400,
+      JSON.stringify(paging),
+    );
   const april = await c.post<Listing>(`${base}/calendar/entries`, {
     calendarIds: [cal],
     startDate: '2026-04-01',

@@ -68,7 +68,7 @@ export async function presentEntries(db: Db, member: Member, entries: q.Entry[],
 export async function listEntries(
   ctx: AppContext,
   member: Member,
-  body: { calendarIds: number[]; startDate: string; endDate?: string },
+  body: { calendarIds: number[]; startDate: string; endDate?: string; offset?: number; limit?: number },
 ) {
   const [access, calendars, zone] = await Promise.all([
     loadAccess(ctx.db, member),
@@ -86,13 +86,23 @@ export async function listEntries(
       'ValidationError',
       `endDate must be after startDate and at most ${limits.calendarListMaxDays} days later`,
     );
-  const month = await listMonth(ctx.db, member.teamId, [...new Set(body.calendarIds)], from, to, {
-    userId: member.userId,
-    ownOnly: !isPlanner(member),
-  });
+  // One page of the table (spec §9: 200), not the whole range: the answer stays small.
+  const offset = body.offset ?? 0;
+  const page = await listMonth(
+    ctx.db,
+    member.teamId,
+    [...new Set(body.calendarIds)],
+    from,
+    to,
+    { userId: member.userId, ownOnly: !isPlanner(member) },
+    { offset, limit: body.limit ?? limits.calendarPageSize },
+  );
+  const next = offset + page.entries.length;
   return {
-    entries: month.map((m) => presentEntry(m.entry, zone, member, m.bookings, m.confirmation)),
+    entries: page.entries.map((m) => presentEntry(m.entry, zone, member, m.bookings, m.confirmation)),
     timeZone: zone,
+    total: page.total,
+    nextOffset: next < page.total && page.entries.length > 0 ? next : null,
   };
 }
 

@@ -1,42 +1,69 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
-import {
-  type BookingRecord,
-  type BookingRow,
-  bookingColumns,
-  bookingOf,
-  selectBookings,
-} from './booking-queries.ts';
+import type { ListedBooking } from './booking-queries.ts';
 import { type Entry, type EntryRow, entryColumns, entryOf, selectEntries } from './entry-queries.ts';
 
-// The month listing (`POST calendar/entries`) in one statement that answers one text: the entries
-// of a date range, each with its bookings and confirmations, as JSON arrays the database builds.
-// With PGlite every row and text field crosses a process boundary and is decoded on the way;
-// on the bench (bench/calendar, 569 entries and 1,372 bookings) the entries, bookings and
-// confirmations as rows took 2.7x as long as this one text, at the same load. Bookings and
-// confirmations are read for the range's entries (the CTE `e`) through their indexes: `= any(array(
+// The month listing (`POST calendar/entries`) in one statement that answers one text: a page of
+// the entries of a date range (spec §9: 200), each with its bookings and confirmations, as JSON
+// arrays the database builds, and the range's size. With PGlite every row and text field crosses
+// a process boundary and is decoded on the way; on the bench (bench/calendar) the entries,
+// bookings and confirmations as rows took 2.7x as long as one text, at the same load. Bookings and
+// confirmations are read for the page's entries (the CTE `e`) through their indexes: `= any(array(
 // select id from e))` is one array the planner looks up by index, where `in (select id from e)`
-// made PostgreSQL hash-join a scan of every booking. They are grouped once, not per entry.
+// made PostgreSQL hash-join a scan of every booking. They are grouped once, not per entry. The
+// booked people's names and accreditation numbers come once per person (`people`), not joined to
+// every booking: PGlite spent a fifth of the statement's CPU time on those joins.
 
 export interface MonthEntry {
   entry: Entry;
-  bookings: BookingRecord[];
+  bookings: ListedBooking[];
   confirmation: { count: number; mine: boolean };
+}
+
+/** A page of the range: its entries and how many the whole range holds. */
+export interface MonthPage {
+  entries: MonthEntry[];
+  total: number;
 }
 
 /** The result name of a selected column: 'c.type as calendar_type' -> calendar_type, 'e.id' -> id. */
 const nameOf = (column: string) => column.split(' as ').at(-1)?.split('.').at(-1) ?? column;
 const entryNames = entryColumns.map(nameOf);
-const bookingNames = bookingColumns.map(nameOf);
+const bookingNames = [
+  'id',
+  'entry_id',
+  'user_id',
+  'state',
+  'accreditation',
+  'answer',
+  'suggested',
+  'updated_at',
+];
 const array = (alias: string, names: readonly string[]) =>
   sql`json_build_array(${sql.join(names.map((name) => sql.ref(`${alias}.${name}`)))})`;
-/** A JSON array back to the row it was built from (timestamps arrive as ISO text). */
-const rowOf = <R>(names: readonly string[], values: unknown[]) =>
-  Object.fromEntries(names.map((name, i) => [name, values[i]])) as R;
+
+type BookingValues = [
+  number,
+  number,
+  number,
+  ListedBooking['state'],
+  ListedBooking['accreditation'],
+  ListedBooking['answer'],
+  number,
+  string,
+];
+type Person = [
+  id: number,
+  firstName: string,
+  lastName: string,
+  email: string,
+  accreditationNumber: string | null,
+];
 
 /**
- * Entries of `calendarIds` starting in [from, to), by start then id, each with its bookings (all,
- * or only `viewer`'s own when `ownOnly`) and whether `viewer` confirmed it.
+ * Entries of `calendarIds` starting in [from, to), by start then id, `page.limit` of them from
+ * `page.offset` (all without a limit), each with its bookings (all, or only `viewer`'s own when
+ * `ownOnly`) and whether `viewer` confirmed it; `total` counts the whole range.
  */
 export async function listMonth(
   db: Db,
@@ -45,16 +72,43 @@ export async function listMonth(
   from: Date,
   to: Date,
   viewer: { userId: number; ownOnly: boolean },
-): Promise<MonthEntry[]> {
-  if (calendarIds.length === 0) return [];
-  const { rows } = await listMonthQuery(db, teamId, calendarIds, from, to, viewer).execute(db);
+  page: { offset: number; limit?: number } = { offset: 0 },
+): Promise<MonthPage> {
+  if (calendarIds.length === 0) return { entries: [], total: 0 };
+  const { rows } = await listMonthQuery(db, teamId, calendarIds, from, to, viewer, page).execute(db);
+  const row = rows[0];
+  const people = new Map(
+    (JSON.parse(row?.people ?? '[]') as Person[]).map(([id, first, last, email, number]) => [
+      id,
+      { fullname: `${first} ${last}`.trim() || email, accreditationNumber: number },
+    ]),
+  );
   // Per entry: [entry fields, bookings (arrays) or null, confirmations, confirmed by the viewer].
-  const month = JSON.parse(rows[0]?.month ?? '[]') as [unknown[], unknown[][] | null, number, boolean][];
-  return month.map(([entry, bookings, count, mine]) => ({
-    entry: entryOf(rowOf<EntryRow>(entryNames, entry)),
-    bookings: (bookings ?? []).map((b) => bookingOf(rowOf<BookingRow>(bookingNames, b))),
-    confirmation: { count, mine },
-  }));
+  const month = JSON.parse(row?.month ?? '[]') as [unknown[], BookingValues[] | null, number, boolean][];
+  return {
+    entries: month.map(([values, bookings, count, mine]) => ({
+      entry: entryOf(Object.fromEntries(entryNames.map((name, i) => [name, values[i]])) as EntryRow),
+      bookings: (bookings ?? []).map(
+        ([id, entryId, userId, state, accreditation, answer, suggested, updatedAt]) => {
+          const person = people.get(userId);
+          return {
+            id,
+            entryId,
+            userId,
+            fullname: person?.fullname ?? '',
+            accreditationNumber: person?.accreditationNumber ?? null,
+            state,
+            accreditation,
+            answer,
+            suggested,
+            updatedAt: new Date(updatedAt),
+          };
+        },
+      ),
+      confirmation: { count, mine },
+    })),
+    total: row?.total ?? 0,
+  };
 }
 
 function listMonthQuery(
@@ -64,27 +118,51 @@ function listMonthQuery(
   from: Date,
   to: Date,
   viewer: { userId: number; ownOnly: boolean },
+  page: { offset: number; limit?: number },
 ) {
-  const entries = selectEntries(db, teamId)
+  let entries = selectEntries(db, teamId)
     .where('e.calendar_id', 'in', calendarIds)
     .where('e.start_at', '>=', from)
-    .where('e.start_at', '<', to);
-  let bookings = selectBookings(db, teamId).where(sql<boolean>`b.entry_id = any(array(select id from e))`);
+    .where('e.start_at', '<', to)
+    .orderBy('e.start_at')
+    .orderBy('e.id')
+    .offset(page.offset);
+  if (page.limit !== undefined) entries = entries.limit(page.limit);
+  // The range's size from the listing index (team, calendar, start).
+  const total = db
+    .selectFrom('calendar_entries as x')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('x.team_id', '=', teamId)
+    .where('x.calendar_id', 'in', calendarIds)
+    .where('x.start_at', '>=', from)
+    .where('x.start_at', '<', to);
+  let bookings = db
+    .selectFrom('bookings as b')
+    .select(bookingNames.map((name) => `b.${name}` as 'b.id'))
+    .where('b.team_id', '=', teamId)
+    .where(sql<boolean>`b.entry_id = any(array(select id from e))`);
   if (viewer.ownOnly) bookings = bookings.where('b.user_id', '=', viewer.userId);
-  return sql<{ month: string }>`
+  return sql<{ month: string | null; people: string | null; total: number }>`
     with e as (${entries}),
+    bx as (${bookings}),
     bk as (
       select x.entry_id, json_agg(${array('x', bookingNames)} order by x.id) as list
-      from (${bookings}) x group by x.entry_id
+      from bx x group by x.entry_id
     ),
     cf as (
       select x.entry_id, count(*)::int as n, bool_or(x.user_id = ${viewer.userId}) as mine
       from calendar_entry_confirmations x where x.entry_id = any(array(select id from e))
       group by x.entry_id
     )
-    select json_agg(json_build_array(${array('e', entryNames)}, bk.list, coalesce(cf.n, 0), coalesce(cf.mine, false))
-      order by e.start_at, e.id)::text as month
-    from e
-    left join bk on bk.entry_id = e.id
-    left join cf on cf.entry_id = e.id`;
+    select (${total}) as total, (
+      select json_agg(json_build_array(u.id, u.first_name, u.last_name, u.email, m.accreditation_number))::text
+      from users u left join team_members m on m.team_id = ${teamId} and m.user_id = u.id
+      where u.id = any(array(select distinct user_id from bx))
+    ) as people, (
+      select json_agg(json_build_array(${array('e', entryNames)}, bk.list, coalesce(cf.n, 0), coalesce(cf.mine, false))
+        order by e.start_at, e.id)::text
+      from e
+      left join bk on bk.entry_id = e.id
+      left join cf on cf.entry_id = e.id
+    ) as month`;
 }

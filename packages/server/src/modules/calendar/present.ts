@@ -1,13 +1,13 @@
 import { type Booking, type CalendarEntry, eventFlags } from '@photorelay/contract/calendar';
 import type { Member } from '../teams/service.ts';
-import type { BookingRecord } from './booking-queries.ts';
+import type { ListedBooking } from './booking-queries.ts';
 import type { Entry } from './entry-queries.ts';
 import { inZone } from './time.ts';
 
 /** Owners and operators plan; everyone else (the Photographer group) only sees their own part. */
 export const isPlanner = (member: Member) => member.hasAllPermissions;
 
-export function presentBooking(b: BookingRecord): Booking {
+export function presentBooking(b: ListedBooking): Booking {
   return {
     bookingId: b.id,
     userId: b.userId,
@@ -38,7 +38,7 @@ export function presentEntry(
   e: Entry,
   zone: string,
   member: Member,
-  bookings: readonly BookingRecord[],
+  bookings: readonly ListedBooking[],
   confirmation: { count: number; mine: boolean } | undefined,
 ): CalendarEntry {
   const start = inZone(e.startAt, zone);

@@ -4,7 +4,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Checkbox, Chip, FormControlLabel, IconButton, Stack } from '@mui/material';
 import { useSnackbar } from 'notistack';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Calendar, useDeleteCalendar, useRefreshCalendar } from '../../api/calendar.ts';
 import { ConfirmRemoval } from '../../ui/confirm-dialog.tsx';
@@ -17,7 +17,14 @@ type Props = {
   canManage: boolean;
 };
 
-export function CalendarList({ teamUuid, calendars, hidden, onToggle, canManage }: Props) {
+/** Memoised like the date picker: the listing's answer does not change the list. */
+export const CalendarList = memo(function CalendarList({
+  teamUuid,
+  calendars,
+  hidden,
+  onToggle,
+  canManage,
+}: Props) {
   const { t } = useTranslation('calendar');
   const { enqueueSnackbar } = useSnackbar();
   const remove = useDeleteCalendar(teamUuid);
@@ -99,4 +106,4 @@ export function CalendarList({ teamUuid, calendars, hidden, onToggle, canManage 
       />
     </>
   );
-}
+});

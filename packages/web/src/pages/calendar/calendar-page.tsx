@@ -64,6 +64,16 @@ export function CalendarPage() {
     return /^\d{4}-\d{2}-\d{2}$/.test(start) ? clampDay(start) : limits.calendarDefaultStart;
   });
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
+  const onToggle = useCallback(
+    (id: number, shown: boolean) =>
+      setHidden((current) => {
+        const next = new Set(current);
+        if (shown) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
   // The opened calendar first, then the others the caller may see (spec §2).
   const calendars = useMemo(() => {
     const all = list.data?.calendars ?? [];
@@ -76,7 +86,12 @@ export function CalendarPage() {
     () => calendars.map((item) => item.dbcalendarid).filter((id) => !hidden.has(id)),
     [calendars, hidden],
   );
-  const entries = useEntries(teamUuid, shownIds, startDate);
+  // The table's page: the server answers 200 entries from `offset` (another day or calendar: page 1).
+  const [paging, setPaging] = useState({ key: '', offset: 0 });
+  const pagingKey = `${startDate}/${shownIds.join(',')}`;
+  const offset = paging.key === pagingKey ? paging.offset : 0;
+  const entries = useEntries(teamUuid, shownIds, startDate, offset);
+  const onOffset = useCallback((next: number) => setPaging({ key: pagingKey, offset: next }), [pagingKey]);
   const zone = entries.data?.timeZone ?? list.data?.timeZone ?? defaultTimeZone;
 
   const [eventMode, setEventMode] = useState<EventDialogMode | null>(null);
@@ -165,14 +180,7 @@ export function CalendarPage() {
                 calendars={calendars}
                 hidden={hidden}
                 canManage={admin}
-                onToggle={(id, shown) =>
-                  setHidden((current) => {
-                    const next = new Set(current);
-                    if (shown) next.delete(id);
-                    else next.add(id);
-                    return next;
-                  })
-                }
+                onToggle={onToggle}
               />
             </Box>
             {admin && <AddExternalCalendarButton teamUuid={teamUuid} />}
@@ -193,6 +201,9 @@ export function CalendarPage() {
         <Card>
           <EntriesTable
             entries={entries.data?.entries ?? []}
+            total={entries.data?.total ?? 0}
+            offset={offset}
+            onOffset={onOffset}
             loading={shownIds.length > 0 && entries.isPending}
             teamUuid={teamUuid}
             admin={admin}

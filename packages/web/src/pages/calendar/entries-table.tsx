@@ -4,7 +4,7 @@
 import EventAvailableOutlinedIcon from '@mui/icons-material/EventAvailableOutlined';
 import { Box, Skeleton, Stack, TablePagination } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
-import { Fragment, useCallback, useMemo, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Booking, CalendarEntry } from '../../api/calendar.ts';
 import { StatusPanel } from '../../ui/page.tsx';
@@ -16,7 +16,11 @@ import { FlagsPopover, type OpenFlags } from './flags-popover.tsx';
 import { rowIconStyles } from './row-icons.tsx';
 
 type Props = {
+  /** One page of the range (the server pages by calendarPageSize), `offset` entries in. */
   entries: readonly CalendarEntry[];
+  total: number;
+  offset: number;
+  onOffset: (offset: number) => void;
   loading: boolean;
   teamUuid: string;
   admin: boolean;
@@ -116,17 +120,26 @@ const tableStyles = {
   ...rowIconStyles,
 } as const;
 
-export function EntriesTable({ entries, loading, teamUuid, admin, planner, onAction }: Props) {
+export function EntriesTable({
+  entries,
+  total,
+  offset,
+  onOffset,
+  loading,
+  teamUuid,
+  admin,
+  planner,
+  onAction,
+}: Props) {
   const { t } = useTranslation('calendar');
-  const [page, setPage] = useState(0);
   const [booking, setBooking] = useState<OpenBooking | null>(null);
   const [flags, setFlags] = useState<OpenFlags | null>(null);
-  const lastPage = Math.max(0, Math.ceil(entries.length / pageSize) - 1);
-  const shownPage = Math.min(page, lastPage);
-  const groups = useMemo(
-    () => groupByDay(entries.slice(shownPage * pageSize, (shownPage + 1) * pageSize)),
-    [entries, shownPage],
-  );
+  const groups = useMemo(() => groupByDay(entries), [entries]);
+  // A page past the end (entries deleted meanwhile): the last page instead.
+  const emptyPage = !loading && entries.length === 0 && offset > 0;
+  useEffect(() => {
+    if (emptyPage) onOffset(Math.max(0, Math.ceil(total / pageSize) - 1) * pageSize);
+  }, [emptyPage, total, onOffset]);
   // Translated once per distinct value, not per row: 200 rows ask for the same few texts.
   const labels = useMemo<RowLabels>(() => {
     const bookingStatus = once(
@@ -232,12 +245,12 @@ export function EntriesTable({ entries, loading, teamUuid, admin, planner, onAct
           </tbody>
         </Box>
       </Box>
-      {entries.length > pageSize && (
+      {total > pageSize && (
         <TablePagination
           component="div"
-          count={entries.length}
-          page={shownPage}
-          onPageChange={(_event, next) => setPage(next)}
+          count={total}
+          page={Math.floor(offset / pageSize)}
+          onPageChange={(_event, next) => onOffset(next * pageSize)}
           rowsPerPage={pageSize}
           rowsPerPageOptions={[pageSize]}
           labelDisplayedRows={({ from, to, count }) => t('table.rows', { from, to, count })}

@@ -10,6 +10,7 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { limits } from '@photorelay/contract/limits';
 import { addMonths, format, isValid, parse } from 'date-fns';
 import { de, enGB } from 'date-fns/locale';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { todayIso } from './calendar-time.ts';
 
@@ -26,7 +27,8 @@ export function clampDay(day: string): string {
 
 type Props = { value: string; zone: string; onChange: (day: string) => void };
 
-export function StartDatePicker({ value, zone, onChange }: Props) {
+/** Memoised: the page renders again when the listing arrives; the picker's props are the same then. */
+export const StartDatePicker = memo(function StartDatePicker({ value, zone, onChange }: Props) {
   const { t, i18n } = useTranslation('calendar');
   const shift = (months: number) =>
     onChange(clampDay(format(addMonths(readDay(value), months), 'yyyy-MM-dd')));
@@ -81,4 +83,4 @@ export function StartDatePicker({ value, zone, onChange }: Props) {
       </Stack>
     </LocalizationProvider>
   );
-}
+});
