@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { secureDataDir } from './data-dir.ts';
 import { type Db, migrate, openDatabase } from './db/kysely.ts';
+import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { listenForWakeups, notifyWorkers, wakeTopics } from './db/wake-channel.ts';
 import { startIngest } from './ingest/start.ts';
 import { createLog } from './log.ts';
@@ -110,6 +111,8 @@ export async function startPhotoRelay(
     wake.pipeline = pipeline.wake;
     const calendarRefresh = startExternalCalendarRefresh(ctx);
     stops.push(provisioning.stop, commands.stop, pipeline.stop, calendarRefresh.stop);
+    // The embedded database has no autovacuum; a PostgreSQL server runs its own.
+    if (!config.DATABASE_URL && !options.db) stops.push(startEmbeddedMaintenance(db, log).stop);
     // Other processes on the same PostgreSQL (split roles) announce their work.
     if (config.DATABASE_URL) {
       const listener = listenForWakeups(config.DATABASE_URL, log, (topic) => wake[topic]());
