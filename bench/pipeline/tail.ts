@@ -84,7 +84,10 @@ async function main() {
   const vsftpd = await startVsftpd();
   const sshd = await startOpenSshd();
   const data = await prepareData();
-  const server = await serverProcess({ dataDir: data.dataDir, env: { LOG_LEVEL: 'warn' } });
+  const server = await serverProcess({
+    dataDir: data.dataDir,
+    env: { LOG_LEVEL: 'warn', JOB_LEASE_SECONDS: '60' },
+  });
   try {
     log(
       `machine: ${os.cpus().length} vCPU, Node ${process.version}, load ${load()} (other helpers share it)`,
