@@ -43,7 +43,7 @@ const holdStep: ProcessingStep = {
 
 before(async () => {
   destination = await startFtpDestination();
-  // Two delivery slots and one processing slot (before: two slots that processed first).
+  // Two delivery slots and two processing slots (before: two slots that processed first).
   server = await startTestServer(
     { ALLOW_PRIVATE_NETWORKS: '1', WORKER_CONCURRENCY: '2' },
     { steps: [...processingSteps, holdStep] },

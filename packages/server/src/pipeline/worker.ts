@@ -22,7 +22,7 @@ export interface WorkerOptions {
   steps: readonly ProcessingStep[];
   /** Deliveries at once. */
   concurrency: number;
-  /** Uploads processed at once (default half of `concurrency`, at least 1). */
+  /** Uploads processed at once (default `concurrency`). */
   processConcurrency?: number;
   leaseSeconds: number;
   retentionDays: number;
@@ -175,7 +175,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
   const lanes = {
     process: {
       active: 0,
-      limit: options.processConcurrency ?? Math.max(1, Math.ceil(options.concurrency / 2)),
+      limit: options.processConcurrency ?? options.concurrency,
       work: processOne,
     },
     deliver: { active: 0, limit: options.concurrency, work: deliverOne },
