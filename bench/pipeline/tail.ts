@@ -5,7 +5,10 @@
 // name appears). Runs alternate baseline / relay / relay with a metadata template. Needs root
 // (vsftpd, sshd), curl with SFTP; see ../README.md.
 //
-//   npx tsx bench/pipeline/tail.ts [--runs 10] [--files 40] [--size-mb 6.2] [--clients 4]
+//   npx tsx bench/pipeline/tail.ts [--runs 10] [--files 40] [--size-mb 6.2] [--clients 4] [--timeline]
+//
+// --timeline: after each relay run, the last files' way through the relay (from the jobs and
+// their tries, ms after the run's start): recorded, each delivery's start and end, arrival.
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -28,6 +31,7 @@ const { values: opts } = parseArgs({
     files: { type: 'string', default: '40' },
     'size-mb': { type: 'string', default: '6.2' },
     clients: { type: 'string', default: '4' },
+    timeline: { type: 'boolean', default: false },
   },
 });
 const runs = Number(opts.runs);
@@ -84,7 +88,10 @@ async function main() {
   const vsftpd = await startVsftpd();
   const sshd = await startOpenSshd();
   const data = await prepareData();
-  const server = await serverProcess({ dataDir: data.dataDir, env: { LOG_LEVEL: 'warn' } });
+  const server = await serverProcess({
+    dataDir: data.dataDir,
+    env: { LOG_LEVEL: 'warn', JOB_LEASE_SECONDS: '60' },
+  });
   try {
     log(
       `machine: ${os.cpus().length} vCPU, Node ${process.version}, load ${load()} (other helpers share it)`,
@@ -150,12 +157,41 @@ async function main() {
     const curl = (args: string[]) =>
       run('curl', ['-sS', '--ftp-create-dirs', ...args], { maxBuffer: 1 << 20 });
     const glob = (share: string[]) => `{${share.join(',')}}`;
-    const failedTries = async (projectId: number) => {
-      const res = await owner.post<{ jobs: Array<{ tries?: unknown[] }> }>(api('/jobs/500/0'), {
-        projectid: projectId,
-      });
-      return res.body.jobs.reduce((n, j) => n + Math.max(0, (j.tries?.length ?? 1) - 1), 0);
+    type Job = {
+      filename: string;
+      ftpservername: string | null;
+      createtime: string;
+      tries?: Array<{ startedAt: string; durationMs: number }>;
     };
+    const jobsOf = async (projectId: number) =>
+      (await owner.post<{ jobs: Job[] }>(api('/jobs/500/0'), { projectid: projectId })).body.jobs;
+    const failedTries = async (projectId: number) =>
+      (await jobsOf(projectId)).reduce((n, j) => n + Math.max(0, (j.tries?.length ?? 1) - 1), 0);
+
+    /** The 6 files that arrived last: recorded, each delivery's start and end, arrival (ms after t0). */
+    async function printTimeline(
+      projectId: number,
+      dir: string,
+      t0: number,
+      acked: number,
+      at: (f: string) => string[],
+    ) {
+      const jobs = (await jobsOf(projectId)).filter((j) => j.filename.startsWith(`${dir}/`));
+      const ms = (iso: string) => Date.parse(iso) - t0;
+      const rows = [...new Set(jobs.map((j) => j.filename))].map((name) => {
+        const own = jobs.filter((j) => j.filename === name);
+        const arrived = Math.max(...at(name).map((f) => (arrivedAt(f) ?? Number.NaN) - t0));
+        const legs = own.map((j) => {
+          const last = j.tries?.at(-1);
+          const start = last ? ms(last.startedAt) : Number.NaN;
+          return `${(j.ftpservername ?? '?').split(' ').pop()} ${start}–${Math.round(start + (last?.durationMs ?? Number.NaN))}`;
+        });
+        return { name, arrived, text: `recorded ${ms(own[0]?.createtime ?? '')}, ${legs.join(', ')}` };
+      });
+      log(`  timeline of ${dir} (ms after the start; last ack at ${acked - t0}):`);
+      for (const r of rows.sort((a, b) => a.arrived - b.arrived).slice(-6))
+        log(`    ${r.name.padEnd(20)} ${r.text}, at both ${Math.round(r.arrived)}`);
+    }
 
     async function relayRun(
       p: { id: number; account: { username: string; password: string } },
@@ -181,6 +217,11 @@ async function main() {
         names.flatMap((n) => [path.join(vsftpd.root, 'incoming', n), path.join(sshd.root, n)]),
         300_000,
       );
+      if (opts.timeline)
+        await printTimeline(p.id, dir, t0, acked, (f) => [
+          path.join(vsftpd.root, 'incoming', name, f),
+          path.join(sshd.root, name, f),
+        ]);
       return {
         total: last - t0,
         ack: acked - t0,
@@ -189,7 +230,20 @@ async function main() {
       };
     }
 
-    async function baselineRun(dir: string) {
+    /**
+     * The clients' own run; once more into a new folder when a curl fails (at load 15-25 curl's
+     * SFTP login to sshd failed now and then with "Authentication failure", ending the bench).
+     */
+    async function baselineRun(dir: string): Promise<number> {
+      try {
+        return await baselineTry(dir);
+      } catch (error) {
+        log(`  clients' run ${dir} failed (${String(error).split('\n')[1] ?? error}); once more`);
+        return await baselineTry(`${dir}-again`);
+      }
+    }
+
+    async function baselineTry(dir: string) {
       const t0 = Date.now();
       await Promise.all(
         shares.flatMap((share) => [

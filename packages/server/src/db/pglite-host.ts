@@ -74,7 +74,8 @@ async function main(): Promise<void> {
   // anything uncommitted is rolled back at the next start, as after a crash.
   process.on('disconnect', () => process.exit(0));
 
-  // One request at a time, in arrival order: the parent's driver already serialises them.
+  // One request at a time, in arrival order: the parent's driver sends queries without waiting
+  // for answers (pglite-dialect.ts) and keeps a transaction's statements together.
   let chain = Promise.resolve();
   process.on('message', (request: HostRequest) => {
     chain = chain.then(() => handle(pglite, request));

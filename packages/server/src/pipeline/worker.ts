@@ -20,7 +20,10 @@ export const retryDelay = (tryNumber: number) => retryDelaysSeconds[tryNumber - 
 export interface WorkerOptions {
   /** Run once per upload before its deliveries, in this order (runtime.ts lists them). */
   steps: readonly ProcessingStep[];
+  /** Deliveries at once. */
   concurrency: number;
+  /** Uploads processed at once (default `concurrency`). */
+  processConcurrency?: number;
   leaseSeconds: number;
   retentionDays: number;
   /** How often it looks for work without a wake-up (retries that became due, leases that ran out). */
@@ -38,7 +41,6 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
   const workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   const pool = new DestinationPool();
   let stopped = false;
-  let active = 0;
   const inFlight = new Set<Promise<unknown>>();
 
   const track = <T>(p: Promise<T>) => {
@@ -83,6 +85,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     // before they existed (and found nothing) cannot clear the flag after this.
     wakeups++;
     maybe.jobs = true;
+    pump(lanes.deliver);
     return true;
   }
 
@@ -166,25 +169,40 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       .catch((err) => ctx.log.error({ err, job: job.id }, 'could not note a try'));
   }
 
+  // Two lanes of slots: processing and deliveries. With one lane that tried processing first,
+  // a stream of arriving uploads kept every slot processing while finished files waited for
+  // their deliveries (issue 15: the last file reached its servers seconds after the last upload).
+  const lanes = {
+    process: {
+      active: 0,
+      limit: options.processConcurrency ?? options.concurrency,
+      work: processOne,
+    },
+    deliver: { active: 0, limit: options.concurrency, work: deliverOne },
+  };
   // A slot pulls work until there is none; one that finds work starts a sibling, up to the limit.
-  const pump = () => {
-    if (stopped || active >= options.concurrency) return;
-    active++;
+  const pump = (lane: (typeof lanes)[keyof typeof lanes]) => {
+    if (stopped || lane.active >= lane.limit) return;
+    lane.active++;
     track(
       (async () => {
         try {
           let first = true;
-          while (!stopped && ((await processOne()) || (await deliverOne()))) {
-            if (first) pump();
+          while (!stopped && (await lane.work())) {
+            if (first) pump(lane);
             first = false;
           }
         } catch (error) {
           ctx.log.error({ err: error }, 'pipeline worker failed');
         } finally {
-          active--;
+          lane.active--;
         }
       })(),
     );
+  };
+  const pumpAll = () => {
+    pump(lanes.process);
+    pump(lanes.deliver);
   };
 
   // One purge at a time: a caller that arrives while one runs waits for that one to finish.
@@ -205,7 +223,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
   // New work arrives through wake(); the timer finds retries that became due and expired leases.
   const wake = () => {
     expectWork();
-    pump();
+    pumpAll();
   };
   const timer = setInterval(wake, options.pollMs ?? 1000);
   const retention = setInterval(
@@ -220,7 +238,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       ),
     options.testImagePurgeMs ?? testImagePurgeMs,
   );
-  pump();
+  pumpAll();
   void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed'));
 
   return {

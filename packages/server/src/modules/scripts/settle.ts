@@ -10,6 +10,12 @@ export async function settleUpload(db: Db, uploadId: number, result: ProcessedFi
     await q.failUpload(db, uploadId, result.message.slice(0, 2000), result.detail);
     return;
   }
+  // Nothing for the scripts to settle (the usual case): one statement, no transaction, which
+  // on PGlite would hold the session for three round trips (issue 15).
+  if ((result.rejected ?? null) === null && (result.skipped ?? []).length === 0) {
+    await jobs.markProcessed(db, uploadId, result);
+    return;
+  }
   await db.transaction().execute(async (trx) => {
     await q.settleScriptedJobs(trx, uploadId, {
       rejected: result.rejected ?? null,
