@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { SnackbarProvider } from 'notistack';
 import { StrictMode, useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { accountKeys } from '../api/account.ts';
+import { accountKeys, userInfoQueryOptions } from '../api/account.ts';
 import { createQueryClient } from '../api/query-client.ts';
 import { isDebugMode } from '../ui/debug-mode.ts';
 import { createErrorReporter, isPresentedError } from '../ui/report-error.ts';
@@ -13,7 +13,7 @@ import {
   installWindowErrorHandlers,
 } from './errors/fatal-error-dialog.tsx';
 import { showFatalError } from './errors/fatal-error-store.ts';
-import { createAppRouter } from './router.tsx';
+import { createAppRouter, preloadScreen } from './router.tsx';
 import { theme } from './theme.ts';
 
 function createAppState() {
@@ -21,6 +21,10 @@ function createAppState() {
     // A lost session (e.g. expired cookie) reloads user info, so the route guard takes over.
     createErrorReporter(() => void queryClient.invalidateQueries({ queryKey: accountKeys.userInfo() })),
   );
+  // Every page waits for the session's user info (the route guard): ask for it and for the
+  // screen's code now, not once the guard has rendered (issue 16: the metadata tab's first load).
+  void queryClient.prefetchQuery(userInfoQueryOptions());
+  preloadScreen(window.location.pathname);
   installWindowErrorHandlers(isPresentedError);
   if (isDebugMode()) Object.assign(window, { photorelayDebug: { showFatalError } });
   return { queryClient, router: createAppRouter() };

@@ -1,16 +1,21 @@
-import { type ComponentType, lazy } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type ComponentType, lazy, type ReactElement } from 'react';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { placeholderRoutes } from '../pages/coming-soon/placeholder-routes.tsx';
 import { useSession } from '../ui/session.ts';
 import { RouteErrorElement } from './errors/fatal-error-dialog.tsx';
 import { AppLayout } from './layout.tsx';
+
+/** The module loader of each code-split screen, so the first page's code can be asked for early. */
+const loaders = new Map<unknown, () => Promise<unknown>>();
 
 /** Code-splits a screen that is a named export of its module. */
 function page<K extends string, P extends object>(
   load: () => Promise<{ [key in K]: ComponentType<P> }>,
   name: K,
 ) {
-  return lazy(() => load().then((module) => ({ default: module[name] })));
+  const screen = lazy(() => load().then((module) => ({ default: module[name] })));
+  loaders.set(screen, load);
+  return screen;
 }
 
 const LandingPage = page(() => import('../pages/landing/landing-page.tsx'), 'LandingPage');
@@ -98,3 +103,14 @@ export const routes: RouteObject[] = [
 ];
 
 export const createAppRouter = () => createBrowserRouter(routes);
+
+/**
+ * Starts loading the code of the screen at `pathname` at once, beside the session's user info,
+ * instead of after the route guard has seen the answer (issue 16: it was a request later).
+ */
+export function preloadScreen(pathname: string): void {
+  const element = matchRoutes(routes, pathname)?.at(-1)?.route.element as ReactElement | undefined;
+  void loaders
+    .get(element?.type)?.()
+    .catch(() => {}); // the lazy screen asks again and shows the error itself
+}
