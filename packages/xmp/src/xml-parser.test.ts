@@ -42,6 +42,29 @@ describe('xml parser', () => {
     assert.equal(decodeEntities('&quot;&apos;&gt;'), `"'>`);
   });
 
+  it('leaves out whitespace after child elements only when asked to, and keeps everything else', () => {
+    const xml = '<r>\n  <a> x </a>\n  <b/>\t\n<c>  </c> tail <d/> \n</r>';
+    const kinds = (root: ReturnType<typeof parseXml>['root']) =>
+      root.children.map((child) => (child.kind === 'text' ? JSON.stringify(child.value) : child.local));
+    assert.deepEqual(kinds(parseXml(xml).root), [
+      '"\\n  "',
+      'a',
+      '"\\n  "',
+      'b',
+      '"\\t\\n"',
+      'c',
+      '" tail "',
+      'd',
+      '" \\n"',
+    ]);
+    const { root } = parseXml(xml, { skipIgnorableWhitespace: true });
+    // Text before the first child element and text that is more than whitespace stay.
+    assert.deepEqual(kinds(root), ['"\\n  "', 'a', 'b', 'c', '" tail "', 'd']);
+    const [a, , c] = childElements(root);
+    assert.equal(a && textContent(a), ' x ');
+    assert.equal(c && textContent(c), '  ');
+  });
+
   it('refuses DOCTYPE and ENTITY declarations (no entity expansion, no external entities)', () => {
     const bomb =
       '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><r>&lol2;</r>';

@@ -71,7 +71,10 @@ function isWhitespace(code: number): boolean {
 }
 
 /** A name: everything but markup delimiters, quotes and whitespace (XMP names are ASCII anyway). */
-const namePattern = /[^\s<>/="'&?!]+/y;
+const nameEnds = new Uint8Array(128);
+for (const ch of ' \t\n\r\v\f<>/="\'&?!') nameEnds[ch.charCodeAt(0)] = 1;
+const isNameChar = (code: number): boolean =>
+  code < 128 ? nameEnds[code] === 0 : !/\s/.test(String.fromCharCode(code));
 
 function isXmlChar(code: number): boolean {
   return (
@@ -125,7 +128,10 @@ class Parser {
   private root: XmlElement | undefined;
   readonly processingInstructions: XmlProcessingInstruction[] = [];
 
-  constructor(private readonly src: string) {}
+  constructor(
+    private readonly src: string,
+    private readonly skipIgnorableWhitespace: boolean,
+  ) {}
 
   parse(): XmlDocument {
     const { src } = this;
@@ -136,7 +142,8 @@ class Parser {
         this.pos = src.length;
         break;
       }
-      if (lt > this.pos) this.text(src.slice(this.pos, lt), this.pos);
+      if (lt > this.pos && !(this.skipIgnorableWhitespace && this.ignorable(this.pos, lt)))
+        this.text(src.slice(this.pos, lt), this.pos);
       this.pos = lt;
       this.markup();
     }
@@ -144,6 +151,14 @@ class Parser {
       xmlError(`element <${this.stack[this.stack.length - 1]?.element.qname}> not closed`, this.pos);
     if (!this.root) xmlError('no root element', this.pos);
     return { root: this.root, processingInstructions: this.processingInstructions };
+  }
+
+  /** Whitespace right after an element's child element: it can only separate elements. */
+  private ignorable(from: number, to: number): boolean {
+    const children = this.stack[this.stack.length - 1]?.element.children;
+    if (children?.[children.length - 1]?.kind !== 'element') return false;
+    for (let i = from; i < to; i++) if (!isWhitespace(this.src.charCodeAt(i))) return false;
+    return true;
   }
 
   private markup(): void {
@@ -192,11 +207,13 @@ class Parser {
   }
 
   private readName(): string {
-    namePattern.lastIndex = this.pos;
-    const match = namePattern.exec(this.src);
-    if (!match) xmlError('name expected', this.pos);
-    this.pos += match[0].length;
-    return match[0];
+    const { src } = this;
+    const start = this.pos;
+    let end = start;
+    while (end < src.length && isNameChar(src.charCodeAt(end))) end++;
+    if (end === start) xmlError('name expected', start);
+    this.pos = end;
+    return src.slice(start, end);
   }
 
   private skipWhitespace(): void {
@@ -211,31 +228,36 @@ class Parser {
     }
     this.pos++;
     const qname = this.readName();
-    const rawAttributes: Array<{ qname: string; value: string }> = [];
+    // Raw attributes as name/value pairs (resolved once the tag's namespace declarations are known).
+    const raw: string[] = [];
     let selfClosing = false;
     for (;;) {
       const before = this.pos;
       this.skipWhitespace();
-      const ch = this.src[this.pos];
-      if (ch === undefined) xmlError(`unterminated tag <${qname}>`, tagStart);
-      if (ch === '>') {
+      const ch = this.src.charCodeAt(this.pos);
+      if (Number.isNaN(ch)) xmlError(`unterminated tag <${qname}>`, tagStart);
+      if (ch === 0x3e) {
         this.pos++;
         break;
       }
-      if (ch === '/') {
-        if (this.src[this.pos + 1] !== '>') xmlError('expected />', this.pos);
+      if (ch === 0x2f) {
+        if (this.src.charCodeAt(this.pos + 1) !== 0x3e) xmlError('expected />', this.pos);
         this.pos += 2;
         selfClosing = true;
         break;
       }
       if (this.pos === before) xmlError('whitespace expected between attributes', this.pos);
-      rawAttributes.push(this.attribute());
+      this.attribute(raw);
     }
-    const scope = this.declareNamespaces(rawAttributes, tagStart);
+    const scope = this.declareNamespaces(raw, tagStart);
+    this.resolve(qname, true, tagStart);
     const element: XmlElement = {
       kind: 'element',
-      ...this.resolve(qname, true, tagStart),
-      attributes: this.resolveAttributes(rawAttributes, tagStart),
+      qname,
+      prefix: this.prefix,
+      local: this.local,
+      ns: this.ns,
+      attributes: raw.length === 0 ? [] : this.resolveAttributes(raw, tagStart),
       children: [],
     };
     const parent = this.stack[this.stack.length - 1];
@@ -248,32 +270,31 @@ class Parser {
     }
   }
 
-  private attribute(): { qname: string; value: string } {
+  /** Reads one attribute and appends its name and value to `raw`. */
+  private attribute(raw: string[]): void {
     const nameStart = this.pos;
     const qname = this.readName();
     this.skipWhitespace();
-    if (this.src[this.pos] !== '=') xmlError(`attribute ${qname} without value`, nameStart);
+    if (this.src.charCodeAt(this.pos) !== 0x3d) xmlError(`attribute ${qname} without value`, nameStart);
     this.pos++;
     this.skipWhitespace();
     const quote = this.src[this.pos];
     if (quote !== '"' && quote !== "'") xmlError(`attribute ${qname} value must be quoted`, this.pos);
     const end = this.src.indexOf(quote, this.pos + 1);
     if (end < 0) xmlError(`unterminated value of attribute ${qname}`, this.pos);
-    const raw = this.src.slice(this.pos + 1, end);
-    if (raw.includes('<')) xmlError(`'<' in value of attribute ${qname}`, this.pos);
+    const text = this.src.slice(this.pos + 1, end);
+    if (text.includes('<')) xmlError(`'<' in value of attribute ${qname}`, this.pos);
     // Attribute-value normalisation: literal tabs and newlines become spaces (XML 1.0 §3.3.3).
-    const normalised = raw.includes('\n') || raw.includes('\t') ? raw.replace(/[\t\n]/g, ' ') : raw;
-    const value = decodeEntities(normalised, this.pos + 1);
+    const normalised = text.includes('\n') || text.includes('\t') ? text.replace(/[\t\n]/g, ' ') : text;
+    raw.push(qname, decodeEntities(normalised, this.pos + 1));
     this.pos = end + 1;
-    return { qname, value };
   }
 
-  private declareNamespaces(
-    attrs: Array<{ qname: string; value: string }>,
-    at: number,
-  ): Map<string, string> | undefined {
+  private declareNamespaces(raw: readonly string[], at: number): Map<string, string> | undefined {
     let scope: Map<string, string> | undefined;
-    for (const { qname, value } of attrs) {
+    for (let i = 0; i < raw.length; i += 2) {
+      const qname = raw[i] as string;
+      const value = raw[i + 1] as string;
       if (qname !== 'xmlns' && !qname.startsWith('xmlns:')) continue;
       const prefix = qname === 'xmlns' ? '' : qname.slice(6);
       if (prefix === 'xmlns' || (prefix === 'xml' && value !== XML_NS))
@@ -294,29 +315,40 @@ class Parser {
     return undefined;
   }
 
-  private resolve(qname: string, isElement: boolean, at: number): XmlName {
+  // The parts of the name resolve() was given last (no object per name).
+  private prefix = '';
+  private local = '';
+  private ns = '';
+
+  private resolve(qname: string, isElement: boolean, at: number): void {
     const colon = qname.indexOf(':');
     if (colon !== qname.lastIndexOf(':') || colon === 0 || colon === qname.length - 1) {
       xmlError(`malformed name ${qname}`, at);
     }
     if (colon < 0) {
-      return { qname, prefix: '', local: qname, ns: isElement ? (this.lookup('') ?? '') : '' };
+      this.prefix = '';
+      this.local = qname;
+      this.ns = isElement ? (this.lookup('') ?? '') : '';
+      return;
     }
     const prefix = qname.slice(0, colon);
     const ns = prefix === 'xmlns' ? XMLNS_NS : this.lookup(prefix);
     if (ns === undefined) xmlError(`undeclared namespace prefix ${prefix}`, at);
-    return { qname, prefix, local: qname.slice(colon + 1), ns };
+    this.prefix = prefix;
+    this.local = qname.slice(colon + 1);
+    this.ns = ns;
   }
 
-  private resolveAttributes(raw: Array<{ qname: string; value: string }>, at: number): XmlAttribute[] {
+  private resolveAttributes(raw: readonly string[], at: number): XmlAttribute[] {
     const attributes: XmlAttribute[] = [];
-    for (const { qname, value } of raw) {
-      const name = this.resolve(qname, false, at);
+    for (let i = 0; i < raw.length; i += 2) {
+      const qname = raw[i] as string;
+      this.resolve(qname, false, at);
+      const { local, ns } = this;
       // Elements have few attributes: a linear check beats building a set.
-      if (attributes.some((other) => other.local === name.local && other.ns === name.ns)) {
-        xmlError(`duplicate attribute ${qname}`, at);
-      }
-      attributes.push({ qname: name.qname, prefix: name.prefix, local: name.local, ns: name.ns, value });
+      for (const other of attributes)
+        if (other.local === local && other.ns === ns) xmlError(`duplicate attribute ${qname}`, at);
+      attributes.push({ qname, prefix: this.prefix, local, ns, value: raw[i + 1] as string });
     }
     return attributes;
   }
@@ -354,14 +386,26 @@ class Parser {
   }
 }
 
+export interface ParseOptions {
+  /**
+   * Leave out whitespace that follows a child element (indentation between elements). For
+   * readers, like RDF's, to whom text beside child elements means nothing unless it is more
+   * than whitespace; an element's text before its first child element is kept.
+   */
+  skipIgnorableWhitespace?: boolean;
+}
+
 /**
  * Parses an XML document held in a string. Line ends are normalised first (XML 1.0 §2.11) and
  * characters XML does not allow are dropped.
  * Throws MetadataError INVALID_XML or XML_DOCTYPE.
  */
-export function parseXml(source: string): XmlDocument {
+export function parseXml(source: string, options: ParseOptions = {}): XmlDocument {
   const text = sanitizeXmlText(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source);
-  return new Parser(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).parse();
+  return new Parser(
+    text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text,
+    options.skipIgnorableWhitespace ?? false,
+  ).parse();
 }
 
 /** Concatenated text children of an element. */

@@ -158,7 +158,36 @@ describe('XMP packet', () => {
         ),
       refusal('INVALID_XMP'),
     );
+    // Text after a child element (the parser leaves out only whitespace there) is still mixed content.
+    assert.throws(
+      () =>
+        parseXmpPacket(
+          `<rdf:RDF ${RDF}><rdf:Description ${DC}><dc:x><dc:y/>\n t</dc:x></rdf:Description></rdf:RDF>`,
+        ),
+      refusal('INVALID_XMP', /mixes text and elements/),
+    );
     assert.deepEqual(parseXmpPacket('<x:xmpmeta xmlns:x="adobe:ns:meta/"/>').properties, []);
+  });
+
+  it('keeps a value that is only whitespace, and indentation around structures is not a value', () => {
+    const packet = parseXmpPacket(
+      `<rdf:RDF ${RDF}>\n <rdf:Description ${DC} ${PS}>\n  <photoshop:City>  </photoshop:City>\n  <dc:x>\n   <dc:y>1</dc:y>\n  </dc:x>\n </rdf:Description>\n</rdf:RDF>`,
+    );
+    assert.deepEqual(
+      packet.properties.map((field) => [field.name, field.node]),
+      [
+        ['City', { kind: 'simple', value: '  ' }],
+        [
+          'x',
+          {
+            kind: 'struct',
+            fields: [
+              { ns: 'http://purl.org/dc/elements/1.1/', name: 'y', node: { kind: 'simple', value: '1' } },
+            ],
+          },
+        ],
+      ],
+    );
   });
 
   it('writes a valid packet: wrapper, padding, escaping, distinct prefixes', () => {

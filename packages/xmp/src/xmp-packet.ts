@@ -95,10 +95,6 @@ function rdfAttr(element: XmlElement, local: string): string | undefined {
   )?.value;
 }
 
-function langOf(element: XmlElement): string | undefined {
-  return element.attributes.find((attr) => attr.ns === XML_NS && attr.local === 'lang')?.value;
-}
-
 /** Attributes that stand for properties or fields (not RDF syntax, xml:*, xmlns). */
 function propertyAttributes(element: XmlElement): XmlAttribute[] {
   return element.attributes.filter((attr) => {
@@ -157,13 +153,46 @@ function parseArray(container: XmlElement, lang: string | undefined): XmpNode {
   return withLang({ kind: 'array', form: container.local as 'Bag' | 'Seq' | 'Alt', items }, lang);
 }
 
+/** What parseValue needs of an element, found in one pass over its attributes and children. */
+interface ValueParts {
+  lang: string | undefined;
+  parseType: string | undefined;
+  resource: string | undefined;
+  attrs: XmlAttribute[];
+  children: XmlElement[];
+  /** Text children that are not all whitespace. */
+  hasText: boolean;
+}
+
+function valueParts(element: XmlElement): ValueParts {
+  let lang: string | undefined;
+  let parseType: string | undefined;
+  let resource: string | undefined;
+  const attrs: XmlAttribute[] = [];
+  for (const attr of element.attributes) {
+    const { ns, local } = attr;
+    if (ns === XML_NS) {
+      if (local === 'lang' && lang === undefined) lang = attr.value;
+    } else if (ns === RDF_NS) {
+      if (local === 'parseType') parseType ??= attr.value;
+      else if (local === 'resource') resource ??= attr.value;
+      else if (!RDF_SYNTAX_ATTRS.has(local) && local !== 'type') attrs.push(attr);
+    } else if (ns === '') {
+      if (local !== 'about') attrs.push(attr);
+    } else if (ns !== XMLNS_NS) attrs.push(attr);
+  }
+  const children: XmlElement[] = [];
+  let hasText = false;
+  for (const child of element.children) {
+    if (child.kind === 'element') children.push(child);
+    else if (!hasText && child.value.trim() !== '') hasText = true;
+  }
+  return { lang, parseType, resource, attrs, children, hasText };
+}
+
 /** The value of a property element, a structure field, a qualifier or an array item. */
 function parseValue(element: XmlElement): XmpNode {
-  const lang = langOf(element);
-  const parseType = rdfAttr(element, 'parseType');
-  const resource = rdfAttr(element, 'resource');
-  const attrs = propertyAttributes(element);
-  const children = childElements(element);
+  const { lang, parseType, resource, attrs, children, hasText } = valueParts(element);
 
   if (parseType === 'Resource') {
     return structOrQualified([...attrs.map(fieldFromAttribute), ...fieldsOfElements(children)], lang);
@@ -177,12 +206,12 @@ function parseValue(element: XmlElement): XmpNode {
   if (children.length === 0) {
     const text = textContent(element);
     // An empty element with property attributes is the short form of a structure.
-    if (attrs.length > 0 && text.trim() === '') return structOrQualified(attrs.map(fieldFromAttribute), lang);
+    if (attrs.length > 0 && !hasText) return structOrQualified(attrs.map(fieldFromAttribute), lang);
     const node: XmpNode = { kind: 'simple', value: text };
     if (attrs.length > 0) node.qualifiers = attrs.map(fieldFromAttribute);
     return withLang(node, lang);
   }
-  if (textContent(element).trim() !== '') invalid(`<${element.qname}> mixes text and elements`);
+  if (hasText) invalid(`<${element.qname}> mixes text and elements`);
   const [first] = children;
   if (children.length === 1 && first) {
     if (first.ns === RDF_NS && (first.local === 'Bag' || first.local === 'Seq' || first.local === 'Alt')) {
@@ -219,7 +248,8 @@ function addProperty(packet: XmpPacket, field: XmpField, seen: Set<string>): voi
 /** Parses packet text or bytes. Throws MetadataError (INVALID_UTF8, XML_DOCTYPE, INVALID_XML, INVALID_XMP, METADATA_TOO_LARGE). */
 export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
   const text = typeof input === 'string' ? input : decodeXmpBytes(input);
-  const { root } = parseXml(text);
+  // Whitespace between elements means nothing in RDF (parseValue reads text only beside no elements).
+  const { root } = parseXml(text, { skipIgnorableWhitespace: true });
   const packet = emptyPacket();
   if (root.ns === XMP_META_NS) {
     const toolkit = root.attributes.find(

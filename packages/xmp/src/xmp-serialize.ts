@@ -37,13 +37,22 @@ const wellKnownPrefixes: Record<string, string> = {
 const reservedPrefixes = new Set(['rdf', 'x', 'xml', 'xmlns']);
 const validPrefix = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
+// What escapeText/escapeAttr change, plus what sanitizeXmlText removes or replaces: one scan
+// finds the common case, a value that goes out as it is.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding the characters XML forbids is the point
+const textNeedsWork = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above
+const attrNeedsWork = /[&<>"\t\n\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 function escapeText(value: string): string {
+  if (!textNeedsWork.test(value)) return value;
   return sanitizeXmlText(value).replace(/[&<>\r]/g, (ch) =>
     ch === '&' ? '&amp;' : ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : '&#xD;',
   );
 }
 
 function escapeAttr(value: string): string {
+  if (!attrNeedsWork.test(value)) return value;
   return sanitizeXmlText(value).replace(/[&<>"\t\n\r]/g, (ch) => {
     switch (ch) {
       case '&':
@@ -100,6 +109,9 @@ function assignPrefixes(packet: XmpPacket): Map<string, string> {
   return byUri;
 }
 
+/** Indentation by depth, made once (values nest a few levels). */
+const indents = Array.from({ length: 16 }, (_, depth) => ' '.repeat(depth));
+
 class Writer {
   private readonly parts: string[] = [];
 
@@ -110,7 +122,7 @@ class Writer {
   }
 
   line(indent: number, text: string): void {
-    this.parts.push(`${' '.repeat(indent)}${text}\n`);
+    this.parts.push(indents[indent] ?? ' '.repeat(indent), text, '\n');
   }
 
   /** One element for a value: a property, a field, a qualifier or an array item (rdf:li). */
