@@ -1,12 +1,12 @@
 // A stamp thread (worker_threads): runs the engine's work on one file's metadata, or stamps one
 // whole file, at a time for stamp-threads.ts, which stops the thread when a file's metadata takes
 // longer than its time limit.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { isMetadataError } from './errors.ts';
 import type { ExtendedXmpChunk, JpegMetadata } from './jpeg.ts';
 import { type FileStampResult, stampFileSync } from './stamp-file.ts';
 import { type StampedSegments, stampSegments } from './stamp-segments.ts';
-import type { StampRequest, ThreadReply } from './stamp-threads.ts';
+import { builtSlot, type StampRequest, type ThreadReply } from './stamp-threads.ts';
 
 // Buffers arrive as plain Uint8Arrays (structured clone): the engine wants Buffers.
 const buffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -26,12 +26,11 @@ function asMetadata(meta: JpegMetadata): JpegMetadata {
 
 const port = parentPort;
 if (!port) throw new Error('stamp-thread.ts runs as a worker thread');
+const built = builtSlot(workerData as SharedArrayBuffer);
 async function handle(request: StampRequest): Promise<StampedSegments | FileStampResult> {
   if ('meta' in request) return stampSegments(asMetadata(request.meta), request.template, request.options);
   const { id, file, template, options } = request;
-  return stampFileSync(file.input, file.output, template, options, () =>
-    port?.postMessage({ id, built: true } satisfies ThreadReply),
-  );
+  return stampFileSync(file.input, file.output, template, options, () => Atomics.store(built, 0, id));
 }
 
 port.on('message', async (request: StampRequest) => {
