@@ -356,7 +356,18 @@ class Parser {
   private endTag(): void {
     const start = this.pos;
     this.pos += 2;
-    const qname = this.readName();
+    const expected = this.stack[this.stack.length - 1]?.element.qname;
+    let qname: string;
+    // The usual case, the name of the open element, is compared in place.
+    const after = this.pos + (expected?.length ?? 0);
+    if (
+      expected !== undefined &&
+      this.src.startsWith(expected, this.pos) &&
+      (after === this.src.length || !isNameChar(this.src.charCodeAt(after)))
+    ) {
+      qname = expected;
+      this.pos = after;
+    } else qname = this.readName();
     this.skipWhitespace();
     if (this.src[this.pos] !== '>') xmlError(`malformed end tag </${qname}`, start);
     this.pos++;

@@ -41,6 +41,17 @@ function hasPrefix(bytes: Uint8Array, prefix: readonly number[]): boolean {
   return prefix.every((byte, index) => bytes[index] === byte);
 }
 
+/** One strict decoder per encoding, made once (decode() without a stream option keeps no state). */
+const decoders = new Map<string, TextDecoder>();
+function decoder(encoding: string): TextDecoder {
+  let made = decoders.get(encoding);
+  if (!made) {
+    made = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
+    decoders.set(encoding, made);
+  }
+  return made;
+}
+
 /**
  * Bytes of a packet to text. UTF-8 is the norm; UTF-16 (found in old files) is recognised by
  * its byte order mark or by '<' encoded on two bytes. Invalid UTF-8 is refused.
@@ -58,7 +69,7 @@ export function decodeXmpBytes(bytes: Uint8Array): string {
   let end = bytes.length - ((bytes.length - skip) % unit);
   while (end - unit >= skip && bytes.subarray(end - unit, end).every((byte) => byte === 0)) end -= unit;
   try {
-    return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes.subarray(skip, end));
+    return decoder(encoding).decode(bytes.subarray(skip, end));
   } catch {
     throw new MetadataError(
       'INVALID_UTF8',
