@@ -45,7 +45,8 @@ test('prepared statements answer like fresh ones', { timeout: 120_000 }, async (
     await db.query(insert, [5, 'n5', at, []]);
     await assert.rejects(db.query(insert, [5, 'n5', at, []]));
     await db.query('rollback', []);
-    assert.equal((await db.query('select count(*)::int as n from s where id >= $1', [5])).rows[0]?.n, 0);
+    const left = await db.query('select count(*)::int as n from s where id >= $1', [5]);
+    assert.equal((left.rows[0] as { n: number }).n, 0);
 
     // After DDL the cached `select *` has another result type: it is prepared again.
     const star = 'select * from s where id = $1';

@@ -21,10 +21,11 @@ export interface MonthEntry {
   confirmation: { count: number; mine: boolean };
 }
 
-/** A page of the range: its entries and how many the whole range holds. */
+/** A page of the range: its entries, how many the whole range holds, how many calendars are the team's. */
 export interface MonthPage {
   entries: MonthEntry[];
   total: number;
+  calendars: number;
 }
 
 /** The result name of a selected column: 'c.type as calendar_type' -> calendar_type, 'e.id' -> id. */
@@ -75,7 +76,7 @@ export async function listMonth(
   viewer: { userId: number; ownOnly: boolean },
   page: { offset: number; limit?: number } = { offset: 0 },
 ): Promise<MonthPage> {
-  if (calendarIds.length === 0) return { entries: [], total: 0 };
+  if (calendarIds.length === 0) return { entries: [], total: 0, calendars: 0 };
   const { rows } = await listMonthQuery(db, teamId, calendarIds, from, to, viewer, page).execute(db);
   const row = rows[0];
   const people = new Map(
@@ -113,6 +114,7 @@ export async function listMonth(
       return { entry, bookings: bookings.get(entry.id) ?? [], confirmation: { count, mine } };
     }),
     total: row?.total ?? 0,
+    calendars: row?.calendars ?? 0,
   };
 }
 
@@ -141,13 +143,25 @@ export function listMonthQuery(
     .where('x.calendar_id', 'in', calendarIds)
     .where('x.start_at', '>=', from)
     .where('x.start_at', '<', to);
+  // How many of `calendarIds` are the team's (the caller answers 404 unless all are).
+  const calendars = db
+    .selectFrom('calendars as k')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('k.team_id', '=', teamId)
+    .where('k.id', 'in', calendarIds);
   let bookings = db
     .selectFrom('bookings as b')
     .select(bookingNames.map((name) => `b.${name}` as 'b.id'))
     .where('b.team_id', '=', teamId)
     .where(sql<boolean>`b.entry_id = any(array(select id from e))`);
   if (viewer.ownOnly) bookings = bookings.where('b.user_id', '=', viewer.userId);
-  return sql<{ month: string | null; people: string | null; bookings: string | null; total: number }>`
+  return sql<{
+    month: string | null;
+    people: string | null;
+    bookings: string | null;
+    total: number;
+    calendars: number;
+  }>`
     with e as (${entries}),
     bx as (${bookings}),
     cf as (
@@ -155,7 +169,7 @@ export function listMonthQuery(
       from calendar_entry_confirmations x where x.entry_id = any(array(select id from e))
       group by x.entry_id
     )
-    select (${total}) as total, (
+    select (${total}) as total, (${calendars}) as calendars, (
       select json_agg(json_build_array(u.id, u.first_name, u.last_name, u.email, m.accreditation_number))::text
       from users u left join team_members m on m.team_id = ${teamId} and m.user_id = u.id
       where u.id = any(array(select distinct user_id from bx))
