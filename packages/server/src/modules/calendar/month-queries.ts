@@ -118,7 +118,7 @@ export async function listMonth(
   };
 }
 
-export function listMonthQuery(
+function listMonthQuery(
   db: Db,
   teamId: number,
   calendarIds: number[],
