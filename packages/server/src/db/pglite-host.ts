@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import type { HostReply, HostRequest } from './embedded-protocol.ts';
+import { preparedStatements } from './pglite-statements.ts';
 
 const [dataDir, mode] = process.argv.slice(2);
 const pidFile = dataDir ? path.join(dataDir, 'photorelay-host.pid') : '';
@@ -77,13 +78,18 @@ async function main(): Promise<void> {
   // One request at a time, in arrival order: the parent's driver sends queries without waiting
   // for answers (pglite-dialect.ts) and keeps a transaction's statements together.
   let chain = Promise.resolve();
+  const query = preparedStatements(pglite);
   process.on('message', (request: HostRequest) => {
-    chain = chain.then(() => handle(pglite, request));
+    chain = chain.then(() => handle(pglite, query, request));
   });
   send({ kind: 'ready' });
 }
 
-async function handle(pglite: PGlite, request: HostRequest): Promise<void> {
+async function handle(
+  pglite: PGlite,
+  query: ReturnType<typeof preparedStatements>,
+  request: HostRequest,
+): Promise<void> {
   if (request.kind === 'close') {
     await pglite.close();
     fs.rmSync(pidFile, { force: true });
@@ -94,7 +100,7 @@ async function handle(pglite: PGlite, request: HostRequest): Promise<void> {
     const result =
       request.params.length === 0
         ? ((await pglite.exec(request.sql)).at(-1) ?? { rows: [], affectedRows: 0 })
-        : await pglite.query(request.sql, request.params);
+        : await query(request.sql, request.params);
     send({ kind: 'result', id: request.id, rows: result.rows, affectedRows: result.affectedRows });
   } catch (error) {
     const { message, ...fields } = error as Error & Record<string, unknown>;

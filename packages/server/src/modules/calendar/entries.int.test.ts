@@ -85,6 +85,17 @@ test('create, read, list by start then id, edit and delete entries in the team z
   );
   assert.equal(listing.body.timeZone, 'Europe/Berlin');
   assert.deepEqual([listing.body.total, listing.body.nextOffset], [3, null], 'one page holds the month');
+  // A calendar named twice is one; a calendar that is not the team's makes the whole call 404.
+  const twice = await c.post<Listing>(`${base}/calendar/entries`, {
+    calendarIds: [cal, cal],
+    startDate: '2026-03-01',
+  });
+  assert.deepEqual([twice.status, twice.body.total], [200, 3]);
+  assert.equal(
+    (await c.post(`${base}/calendar/entries`, { calendarIds: [cal, 2_000_000_000], startDate: '2026-03-01' }))
+      .status,
+    404,
+  );
   // Pages of the month (ours: `limit`, `offset`; the table asks for 200 at a time).
   const pageOf = (offset: number) =>
     c.post<Listing>(`${base}/calendar/entries`, {

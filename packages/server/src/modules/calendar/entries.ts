@@ -70,14 +70,18 @@ export async function listEntries(
   member: Member,
   body: { calendarIds: number[]; startDate: string; endDate?: string; offset?: number; limit?: number },
 ) {
-  const [access, calendars, zone] = await Promise.all([
-    loadAccess(ctx.db, member),
-    q.listCalendars(ctx.db, member.teamId),
-    q.findTeamTimeZone(ctx.db, member.teamId),
-  ]);
-  const visible = new Map(calendars.filter((c) => canSee(access, member, c)).map((c) => [c.id, c]));
-  // Another team's calendar, or one hidden from this member, does not exist for them.
-  if (body.calendarIds.some((id) => !visible.has(id))) throw new AppError('NotFound', 'Unknown calendar');
+  const calendarIds = [...new Set(body.calendarIds)];
+  // Owners and operators see every calendar of the team: the month statement itself says whether
+  // all the ids are the team's. A photographer's calendars depend on folder rights.
+  if (!isPlanner(member)) {
+    const [access, calendars] = await Promise.all([
+      loadAccess(ctx.db, member),
+      q.listCalendars(ctx.db, member.teamId),
+    ]);
+    const visible = new Set(calendars.filter((c) => canSee(access, member, c)).map((c) => c.id));
+    if (calendarIds.some((id) => !visible.has(id))) throw unknownCalendar();
+  }
+  const zone = member.teamTimeZone;
   const from = dayStart(body.startDate, zone);
   const to = body.endDate ? dayStart(body.endDate, zone) : monthAfter(from, zone);
   const days = (to.getTime() - from.getTime()) / 86_400_000;
@@ -91,12 +95,13 @@ export async function listEntries(
   const page = await listMonth(
     ctx.db,
     member.teamId,
-    [...new Set(body.calendarIds)],
+    calendarIds,
     from,
     to,
     { userId: member.userId, ownOnly: !isPlanner(member) },
     { offset, limit: body.limit ?? limits.calendarPageSize },
   );
+  if (page.calendars !== calendarIds.length) throw unknownCalendar();
   const next = offset + page.entries.length;
   return {
     entries: page.entries.map((m) => presentEntry(m.entry, zone, member, m.bookings, m.confirmation)),
@@ -105,6 +110,9 @@ export async function listEntries(
     nextOffset: next < page.total && page.entries.length > 0 ? next : null,
   };
 }
+
+/** Another team's calendar, or one hidden from this member, does not exist for them. */
+const unknownCalendar = () => new AppError('NotFound', 'Unknown calendar');
 
 /** An entry the member may see (a photographer: only in a default calendar they can read). */
 export async function requireEntry(db: Db, member: Member, id: number) {

@@ -10,7 +10,8 @@ import { type Entry, type EntryRow, entryColumns, entryOf, selectEntries } from 
 // bookings and confirmations as rows took 2.7x as long as one text, at the same load. Bookings and
 // confirmations are read for the page's entries (the CTE `e`) through their indexes: `= any(array(
 // select id from e))` is one array the planner looks up by index, where `in (select id from e)`
-// made PostgreSQL hash-join a scan of every booking. They are grouped once, not per entry. The
+// made PostgreSQL hash-join a scan of every booking. The page's bookings come as one list by
+// entry (grouped here: a json_agg per entry cost PGlite ~1 ms of the statement's ~11). The
 // booked people's names and accreditation numbers come once per person (`people`), not joined to
 // every booking: PGlite spent a fifth of the statement's CPU time on those joins.
 
@@ -20,10 +21,11 @@ export interface MonthEntry {
   confirmation: { count: number; mine: boolean };
 }
 
-/** A page of the range: its entries and how many the whole range holds. */
+/** A page of the range: its entries, how many the whole range holds, how many calendars are the team's. */
 export interface MonthPage {
   entries: MonthEntry[];
   total: number;
+  calendars: number;
 }
 
 /** The result name of a selected column: 'c.type as calendar_type' -> calendar_type, 'e.id' -> id. */
@@ -74,7 +76,7 @@ export async function listMonth(
   viewer: { userId: number; ownOnly: boolean },
   page: { offset: number; limit?: number } = { offset: 0 },
 ): Promise<MonthPage> {
-  if (calendarIds.length === 0) return { entries: [], total: 0 };
+  if (calendarIds.length === 0) return { entries: [], total: 0, calendars: 0 };
   const { rows } = await listMonthQuery(db, teamId, calendarIds, from, to, viewer, page).execute(db);
   const row = rows[0];
   const people = new Map(
@@ -83,31 +85,36 @@ export async function listMonth(
       { fullname: `${first} ${last}`.trim() || email, accreditationNumber: number },
     ]),
   );
-  // Per entry: [entry fields, bookings (arrays) or null, confirmations, confirmed by the viewer].
-  const month = JSON.parse(row?.month ?? '[]') as [unknown[], BookingValues[] | null, number, boolean][];
+  // The page's bookings, by entry then id, as arrays; grouped per entry here, not by the database.
+  const bookings = new Map<number, ListedBooking[]>();
+  for (const values of JSON.parse(row?.bookings ?? '[]') as BookingValues[]) {
+    const [id, entryId, userId, state, accreditation, answer, suggested, updatedAt] = values;
+    const person = people.get(userId);
+    const booking = {
+      id,
+      entryId,
+      userId,
+      fullname: person?.fullname ?? '',
+      accreditationNumber: person?.accreditationNumber ?? null,
+      state,
+      accreditation,
+      answer,
+      suggested,
+      updatedAt: new Date(updatedAt),
+    };
+    const list = bookings.get(entryId);
+    if (list) list.push(booking);
+    else bookings.set(entryId, [booking]);
+  }
+  // Per entry: [entry fields, confirmations, confirmed by the viewer].
+  const month = JSON.parse(row?.month ?? '[]') as [unknown[], number, boolean][];
   return {
-    entries: month.map(([values, bookings, count, mine]) => ({
-      entry: entryOf(Object.fromEntries(entryNames.map((name, i) => [name, values[i]])) as EntryRow),
-      bookings: (bookings ?? []).map(
-        ([id, entryId, userId, state, accreditation, answer, suggested, updatedAt]) => {
-          const person = people.get(userId);
-          return {
-            id,
-            entryId,
-            userId,
-            fullname: person?.fullname ?? '',
-            accreditationNumber: person?.accreditationNumber ?? null,
-            state,
-            accreditation,
-            answer,
-            suggested,
-            updatedAt: new Date(updatedAt),
-          };
-        },
-      ),
-      confirmation: { count, mine },
-    })),
+    entries: month.map(([values, count, mine]) => {
+      const entry = entryOf(Object.fromEntries(entryNames.map((name, i) => [name, values[i]])) as EntryRow);
+      return { entry, bookings: bookings.get(entry.id) ?? [], confirmation: { count, mine } };
+    }),
     total: row?.total ?? 0,
+    calendars: row?.calendars ?? 0,
   };
 }
 
@@ -136,33 +143,42 @@ function listMonthQuery(
     .where('x.calendar_id', 'in', calendarIds)
     .where('x.start_at', '>=', from)
     .where('x.start_at', '<', to);
+  // How many of `calendarIds` are the team's (the caller answers 404 unless all are).
+  const calendars = db
+    .selectFrom('calendars as k')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('k.team_id', '=', teamId)
+    .where('k.id', 'in', calendarIds);
   let bookings = db
     .selectFrom('bookings as b')
     .select(bookingNames.map((name) => `b.${name}` as 'b.id'))
     .where('b.team_id', '=', teamId)
     .where(sql<boolean>`b.entry_id = any(array(select id from e))`);
   if (viewer.ownOnly) bookings = bookings.where('b.user_id', '=', viewer.userId);
-  return sql<{ month: string | null; people: string | null; total: number }>`
+  return sql<{
+    month: string | null;
+    people: string | null;
+    bookings: string | null;
+    total: number;
+    calendars: number;
+  }>`
     with e as (${entries}),
     bx as (${bookings}),
-    bk as (
-      select x.entry_id, json_agg(${array('x', bookingNames)} order by x.id) as list
-      from bx x group by x.entry_id
-    ),
     cf as (
       select x.entry_id, count(*)::int as n, bool_or(x.user_id = ${viewer.userId}) as mine
       from calendar_entry_confirmations x where x.entry_id = any(array(select id from e))
       group by x.entry_id
     )
-    select (${total}) as total, (
+    select (${total}) as total, (${calendars}) as calendars, (
       select json_agg(json_build_array(u.id, u.first_name, u.last_name, u.email, m.accreditation_number))::text
       from users u left join team_members m on m.team_id = ${teamId} and m.user_id = u.id
       where u.id = any(array(select distinct user_id from bx))
     ) as people, (
-      select json_agg(json_build_array(${array('e', entryNames)}, bk.list, coalesce(cf.n, 0), coalesce(cf.mine, false))
+      select json_agg(${array('x', bookingNames)} order by x.entry_id, x.id)::text from bx x
+    ) as bookings, (
+      select json_agg(json_build_array(${array('e', entryNames)}, coalesce(cf.n, 0), coalesce(cf.mine, false))
         order by e.start_at, e.id)::text
       from e
-      left join bk on bk.entry_id = e.id
       left join cf on cf.entry_id = e.id
     ) as month`;
 }

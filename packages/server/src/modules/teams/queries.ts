@@ -53,6 +53,7 @@ const membership = (db: Db) =>
       'teams.uuid as teamUuid',
       'teams.name as teamName',
       'teams.ready as teamReady',
+      'teams.time_zone as teamTimeZone',
       'team_members.user_id as userId',
       'groups.id as groupId',
       'groups.name as groupName',

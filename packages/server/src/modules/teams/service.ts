@@ -8,6 +8,8 @@ export interface Member {
   teamUuid: string;
   teamName: string;
   teamReady: boolean;
+  /** The team's time zone (IANA name), read with the membership: the calendar needs it per request. */
+  teamTimeZone: string;
   userId: number;
   groupId: number;
   groupName: GroupName;
