@@ -21,10 +21,11 @@ function createAppState() {
     // A lost session (e.g. expired cookie) reloads user info, so the route guard takes over.
     createErrorReporter(() => void queryClient.invalidateQueries({ queryKey: accountKeys.userInfo() })),
   );
-  // Every page waits for the session's user info (the route guard): ask for it and for the
-  // screen's code now, not once the guard has rendered (issue 16: the metadata tab's first load).
+  // Every page waits for the session's user info (the route guard): ask for it (index.html
+  // preloads the answer) and for the screen's code and data now, not once the guard has rendered
+  // (issue 16: the metadata tab's first load).
   void queryClient.prefetchQuery(userInfoQueryOptions());
-  preloadScreen(window.location.pathname);
+  preloadScreen(window.location, queryClient);
   installWindowErrorHandlers(isPresentedError);
   if (isDebugMode()) Object.assign(window, { photorelayDebug: { showFatalError } });
   return { queryClient, router: createAppRouter() };
