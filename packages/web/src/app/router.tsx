@@ -1,9 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { type ComponentType, lazy, type ReactElement } from 'react';
+import type { ComponentType, ReactElement } from 'react';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { userInfoQueryOptions } from '../api/account.ts';
 import { placeholderRoutes } from '../pages/coming-soon/placeholder-routes.tsx';
 import { prefetchProjectPage } from '../pages/project/prefetch.ts';
+import { loadable } from '../ui/loadable.tsx';
+import { PageSpinner } from '../ui/page.tsx';
 import { resolveCurrentTeam, useSession } from '../ui/session.ts';
 import { RouteErrorElement } from './errors/fatal-error-dialog.tsx';
 import { AppLayout } from './layout.tsx';
@@ -16,8 +18,8 @@ function page<K extends string, P extends object>(
   load: () => Promise<{ [key in K]: ComponentType<P> }>,
   name: K,
 ) {
-  const screen = lazy(() => load().then((module) => ({ default: module[name] })));
-  loaders.set(screen, load);
+  const screen = loadable(load, (module) => module[name], PageSpinner);
+  loaders.set(screen, screen.preload);
   return screen;
 }
 

@@ -2,17 +2,11 @@
 // catalog it checks inputs against load with the tab, not with the project page; the tab's data
 // is fetched beside the editor's code, not after it (issue 16: inputs in under 1 s).
 import type { Project } from '@photorelay/contract/projects';
-import { lazy, Suspense } from 'react';
 import { useXmpProperties, useXmpValues } from '../../api/metadata.ts';
 import { useCurrentTeam } from '../../ui/session.ts';
 import { EventStampSetting } from './metadata/event-stamp-setting.tsx';
 import { HoldSetting } from './metadata/hold-setting.tsx';
-import { LoadingSkeleton } from './metadata/loading-skeleton.tsx';
-import { loadMetadataEditor } from './prefetch.ts';
-
-const MetadataEditor = lazy(() =>
-  loadMetadataEditor().then((module) => ({ default: module.MetadataEditor })),
-);
+import { MetadataEditor } from './prefetch.ts';
 
 export function MetadataTab({ project }: { project: Project }) {
   const team = useCurrentTeam();
@@ -22,17 +16,15 @@ export function MetadataTab({ project }: { project: Project }) {
     <>
       <HoldSetting teamUuid={team.teamid} projectId={project.id} canWrite={project.canWrite} />
       <EventStampSetting teamUuid={team.teamid} projectId={project.id} canWrite={project.canWrite} />
-      <Suspense fallback={<LoadingSkeleton />}>
-        {/* A new project (or team) starts a fresh editor: no edits or state carry over. */}
-        <MetadataEditor
-          key={`${team.teamid}:${project.id}`}
-          teamUuid={team.teamid}
-          projectId={project.id}
-          canWrite={project.canWrite}
-          properties={properties}
-          valuesQuery={values}
-        />
-      </Suspense>
+      {/* A new project (or team) starts a fresh editor: no edits or state carry over. */}
+      <MetadataEditor
+        key={`${team.teamid}:${project.id}`}
+        teamUuid={team.teamid}
+        projectId={project.id}
+        canWrite={project.canWrite}
+        properties={properties}
+        valuesQuery={values}
+      />
     </>
   );
 }

@@ -11,12 +11,15 @@ import { type Project, useProject } from '../../api/projects.ts';
 import { ItemPath } from '../../ui/item-path.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
 import { useCurrentTeam } from '../../ui/session.ts';
-import { DestinationsTab } from './destinations-tab.tsx';
-import { MetadataTab } from './metadata-tab.tsx';
-import { OverviewTab } from './overview-tab.tsx';
-import { prefetchMetadataTab, projectIdOf } from './prefetch.ts';
-import { ProtocolTab } from './protocol-tab.tsx';
-import { ScriptTab } from './script-tab.tsx';
+import { prefetchMetadataTab, projectIdOf, projectTabScreens } from './prefetch.ts';
+
+const {
+  overview: OverviewTab,
+  destinations: DestinationsTab,
+  metadata: MetadataTab,
+  script: ScriptTab,
+  protocol: ProtocolTab,
+} = projectTabScreens;
 
 export const projectTabs = ['overview', 'destinations', 'metadata', 'script', 'protocol'] as const;
 export type ProjectTab = (typeof projectTabs)[number];
