@@ -4,7 +4,7 @@ import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router
 import { userInfoQueryOptions } from '../api/account.ts';
 import { placeholderRoutes } from '../pages/coming-soon/placeholder-routes.tsx';
 import { prefetchProjectPage } from '../pages/project/prefetch.ts';
-import { loadable } from '../ui/loadable.tsx';
+import { loadable } from '../ui/loadable.ts';
 import { PageSpinner } from '../ui/page.tsx';
 import { resolveCurrentTeam, useSession } from '../ui/session.ts';
 import { RouteErrorElement } from './errors/fatal-error-dialog.tsx';

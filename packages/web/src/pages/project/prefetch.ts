@@ -5,7 +5,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { xmpPropertiesQueryOptions, xmpValuesQueryOptions } from '../../api/metadata.ts';
 import { projectQueryOptions } from '../../api/projects.ts';
 import { handlesAllErrors } from '../../api/query-client.ts';
-import { loadable } from '../../ui/loadable.tsx';
+import { loadable } from '../../ui/loadable.ts';
 import { PageSpinner } from '../../ui/page.tsx';
 import { LoadingSkeleton } from './metadata/loading-skeleton.tsx';
 

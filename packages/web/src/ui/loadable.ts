@@ -4,7 +4,7 @@
 // project tab, the metadata editor), each waiting up to 300 ms although the code had long arrived.
 // A loadable renders its module's component at once when the code is there (started early with
 // `preload`), else its fallback until the code arrives as a plain state update.
-import { type ComponentType, useEffect, useState } from 'react';
+import { type ComponentType, createElement, useEffect, useState } from 'react';
 
 export type Loadable<P extends object> = ComponentType<P> & {
   /** Starts loading the code (once; again after a failure); resolves with the component. */
@@ -50,8 +50,8 @@ export function loadable<M, P extends object>(
     // A failed load goes to the nearest error boundary, as a failed React.lazy does.
     if (state.error) throw state.error;
     const Component = state.component;
-    if (Component) return <Component {...props} />;
-    return Fallback ? <Fallback /> : null;
+    if (Component) return createElement(Component, props);
+    return Fallback ? createElement(Fallback) : null;
   }
   return Object.assign(LoadableComponent, { preload });
 }
