@@ -3,7 +3,7 @@ import type { ComponentType, ReactElement } from 'react';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { userInfoQueryOptions } from '../api/account.ts';
 import { placeholderRoutes } from '../pages/coming-soon/placeholder-routes.tsx';
-import { prefetchProjectPage } from '../pages/project/prefetch.ts';
+import { prefetchProjectPage, preloadProjectTab } from '../pages/project/prefetch.ts';
 import { loadable } from '../ui/loadable.ts';
 import { PageSpinner } from '../ui/page.tsx';
 import { resolveCurrentTeam, useSession } from '../ui/session.ts';
@@ -109,12 +109,23 @@ export const routes: RouteObject[] = [
 
 export const createAppRouter = () => createBrowserRouter(routes);
 
-/** What a screen asks for first, by route path; started once the session's team is known. */
-const screenData: Record<
+/**
+ * What a screen asks for first, by route path: more of its code (at once) and its data (once the
+ * session's team is known).
+ */
+const screenParts: Record<
   string,
-  (queryClient: QueryClient, teamUuid: string, tab: string | undefined, search: URLSearchParams) => void
+  {
+    code: (tab: string | undefined) => void;
+    data: (
+      queryClient: QueryClient,
+      teamUuid: string,
+      tab: string | undefined,
+      search: URLSearchParams,
+    ) => void;
+  }
 > = {
-  '/project/:tab': prefetchProjectPage,
+  '/project/:tab': { code: preloadProjectTab, data: prefetchProjectPage },
 };
 
 /**
@@ -131,14 +142,15 @@ export function preloadScreen(
   void loaders
     .get(element?.type)?.()
     .catch(() => {}); // the lazy screen asks again and shows the error itself
-  const prefetchData = screenData[match?.route.path ?? ''];
-  if (!prefetchData) return;
+  const parts = screenParts[match?.route.path ?? ''];
+  if (!parts) return;
+  parts.code(match?.params.tab);
   queryClient.fetchQuery(userInfoQueryOptions()).then(
     (info) => {
       const team = info.logged_in ? resolveCurrentTeam(info) : null;
       // The route guard sends a visitor or a team that is not ready elsewhere.
       if (team?.ready) {
-        prefetchData(queryClient, team.teamid, match?.params.tab, new URLSearchParams(location.search));
+        parts.data(queryClient, team.teamid, match?.params.tab, new URLSearchParams(location.search));
       }
     },
     () => {}, // the route guard shows the session's error

@@ -65,7 +65,15 @@ export function prefetchMetadataTab(queryClient: QueryClient, teamUuid: string, 
   void queryClient.prefetchQuery({ ...xmpValuesQueryOptions(teamUuid, projectId), meta: handlesAllErrors });
 }
 
-/** The tab's code, the project and, on the metadata tab, the editor: asked for as soon as the team is known. */
+/** The tab's code (and the metadata tab's editor): needs no session, so asked for at once. */
+export function preloadProjectTab(tab: string | undefined) {
+  if (!isProjectTabName(tab)) return;
+  // Quietly: the tab (or editor) asks again when it shows and reports the error itself.
+  void projectTabScreens[tab].preload().catch(() => {});
+  if (tab === 'metadata') void MetadataEditor.preload().catch(() => {});
+}
+
+/** The project and, on the metadata tab, its catalog and values: asked for once the team is known. */
 export function prefetchProjectPage(
   queryClient: QueryClient,
   teamUuid: string,
@@ -74,7 +82,6 @@ export function prefetchProjectPage(
 ) {
   const projectId = projectIdOf(search.get('id'));
   if (!projectId || !isProjectTabName(tab)) return;
-  void projectTabScreens[tab].preload().catch(() => {}); // the tab asks again and shows the error itself
   void queryClient.prefetchQuery({ ...projectQueryOptions(teamUuid, projectId), meta: handlesAllErrors });
   if (tab === 'metadata') prefetchMetadataTab(queryClient, teamUuid, projectId);
 }
