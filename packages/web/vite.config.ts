@@ -21,9 +21,12 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie)[\\/]/ },
+            // MUI's core and the components most pages use. The date pickers (with date-fns), the
+            // autocomplete and the table pagination (which makes an Intl.NumberFormat as its module
+            // runs) go with the few pages that use them: the others load and run less (issue 16).
             {
               name: 'mui',
-              test: /node_modules[\\/](@mui|@emotion|@popperjs|stylis|react-transition-group)[\\/]/,
+              test: /node_modules[\\/](@mui[\\/](?!x-|material[\\/](TablePagination|Autocomplete|useAutocomplete))|@emotion|@popperjs|stylis|react-transition-group)/,
             },
             { name: 'data', test: /node_modules[\\/](@tanstack|i18next|react-i18next|notistack|zod)[\\/]/ },
           ],

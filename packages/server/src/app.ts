@@ -107,6 +107,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 async function serveWebApp(app: FastifyInstance) {
   const index = path.join(webDist, 'index.html');
   if (!fs.existsSync(index)) return registerNotFound(app, null);
-  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  const assets = path.join(webDist, 'assets') + path.sep;
+  await app.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    index: false,
+    // The build names every file under assets/ by its content: a browser keeps it without asking
+    // again (a new build has new names; index.html itself is always revalidated). Issue 16.
+    setHeaders: (reply, file) => {
+      if (file.startsWith(assets)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
   registerNotFound(app, fs.readFileSync(index));
 }

@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app.tsx';
+import { App, createAppState } from './app/app.tsx';
 import { applyDebugParam } from './ui/debug-mode.ts';
 import './i18n/i18n.ts';
 
@@ -7,4 +7,4 @@ applyDebugParam(window.location.search);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
-createRoot(container).render(<App />);
+createRoot(container).render(<App state={createAppState()} />);

@@ -1,7 +1,12 @@
-import { type ComponentType, lazy, type ReactElement } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType, ReactElement } from 'react';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
+import { userInfoQueryOptions } from '../api/account.ts';
 import { placeholderRoutes } from '../pages/coming-soon/placeholder-routes.tsx';
-import { useSession } from '../ui/session.ts';
+import { prefetchProjectPage, preloadProjectTab } from '../pages/project/prefetch.ts';
+import { loadable } from '../ui/loadable.ts';
+import { PageSpinner } from '../ui/page.tsx';
+import { resolveCurrentTeam, useSession } from '../ui/session.ts';
 import { RouteErrorElement } from './errors/fatal-error-dialog.tsx';
 import { AppLayout } from './layout.tsx';
 
@@ -13,8 +18,8 @@ function page<K extends string, P extends object>(
   load: () => Promise<{ [key in K]: ComponentType<P> }>,
   name: K,
 ) {
-  const screen = lazy(() => load().then((module) => ({ default: module[name] })));
-  loaders.set(screen, load);
+  const screen = loadable(load, (module) => module[name], PageSpinner);
+  loaders.set(screen, screen.preload);
   return screen;
 }
 
@@ -105,12 +110,49 @@ export const routes: RouteObject[] = [
 export const createAppRouter = () => createBrowserRouter(routes);
 
 /**
- * Starts loading the code of the screen at `pathname` at once, beside the session's user info,
- * instead of after the route guard has seen the answer (issue 16: it was a request later).
+ * What a screen asks for first, by route path: more of its code (at once) and its data (once the
+ * session's team is known).
  */
-export function preloadScreen(pathname: string): void {
-  const element = matchRoutes(routes, pathname)?.at(-1)?.route.element as ReactElement | undefined;
+const screenParts: Record<
+  string,
+  {
+    code: (tab: string | undefined) => void;
+    data: (
+      queryClient: QueryClient,
+      teamUuid: string,
+      tab: string | undefined,
+      search: URLSearchParams,
+    ) => void;
+  }
+> = {
+  '/project/:tab': { code: preloadProjectTab, data: prefetchProjectPage },
+};
+
+/**
+ * Starts loading the code of the screen at `location` at once, beside the session's user info,
+ * instead of after the route guard has seen the answer; and the screen's first data as soon as
+ * that answer names the team, instead of after the screen's code has run (issue 16).
+ */
+export function preloadScreen(
+  location: { pathname: string; search: string },
+  queryClient: QueryClient,
+): void {
+  const match = matchRoutes(routes, location.pathname)?.at(-1);
+  const element = match?.route.element as ReactElement | undefined;
   void loaders
     .get(element?.type)?.()
     .catch(() => {}); // the lazy screen asks again and shows the error itself
+  const parts = screenParts[match?.route.path ?? ''];
+  if (!parts) return;
+  parts.code(match?.params.tab);
+  queryClient.fetchQuery(userInfoQueryOptions()).then(
+    (info) => {
+      const team = info.logged_in ? resolveCurrentTeam(info) : null;
+      // The route guard sends a visitor or a team that is not ready elsewhere.
+      if (team?.ready) {
+        parts.data(queryClient, team.teamid, match?.params.tab, new URLSearchParams(location.search));
+      }
+    },
+    () => {}, // the route guard shows the session's error
+  );
 }

@@ -11,11 +11,15 @@ import { type Project, useProject } from '../../api/projects.ts';
 import { ItemPath } from '../../ui/item-path.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
 import { useCurrentTeam } from '../../ui/session.ts';
-import { DestinationsTab } from './destinations-tab.tsx';
-import { MetadataTab, prefetchMetadataTab } from './metadata-tab.tsx';
-import { OverviewTab } from './overview-tab.tsx';
-import { ProtocolTab } from './protocol-tab.tsx';
-import { ScriptTab } from './script-tab.tsx';
+import { prefetchMetadataTab, projectIdOf, projectTabScreens } from './prefetch.ts';
+
+const {
+  overview: OverviewTab,
+  destinations: DestinationsTab,
+  metadata: MetadataTab,
+  script: ScriptTab,
+  protocol: ProtocolTab,
+} = projectTabScreens;
 
 export const projectTabs = ['overview', 'destinations', 'metadata', 'script', 'protocol'] as const;
 export type ProjectTab = (typeof projectTabs)[number];
@@ -48,8 +52,7 @@ export function ProjectPage() {
   const { tab } = useParams();
   const [params] = useSearchParams();
   const team = useCurrentTeam();
-  const id = Number(params.get('id'));
-  const validId = Number.isSafeInteger(id) && id > 0 ? id : 0;
+  const validId = projectIdOf(params.get('id'));
   const project = useProject(team.teamid, validId);
   const queryClient = useQueryClient();
   // The metadata editor's code and data load beside the project, not after it (issue 16).
