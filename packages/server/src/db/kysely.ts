@@ -28,8 +28,15 @@ export async function openDatabase(options: {
   const embedded = await startEmbeddedDatabase(path.join(options.dataDir, 'db'), {
     onUnexpectedExit: options.onUnexpectedExit,
   });
-  return new Kysely<Database>({ dialect: new PGliteDialect(embedded) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(embedded) });
+  embeddedDatabases.add(db);
+  return db;
 }
+
+const embeddedDatabases = new WeakSet<Db>();
+
+/** Whether `db` is the embedded PGlite (one session, transactions one after another). */
+export const isEmbedded = (db: Db) => embeddedDatabases.has(db);
 
 export async function migrate(db: Db): Promise<void> {
   const migrator = new Migrator({

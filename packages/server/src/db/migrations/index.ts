@@ -17,6 +17,7 @@ import * as eventStamping from './0019-event-stamping.ts';
 import * as uploadThumbnails from './0022-upload-thumbnails.ts';
 import * as jobTries from './0024-job-tries.ts';
 import * as trafficIndexes from './0025-traffic-indexes.ts';
+import * as calendarChangeCounter from './0026-calendar-change-counter.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0022-upload-thumbnails': uploadThumbnails,
   '0024-job-tries': jobTries,
   '0025-traffic-indexes': trafficIndexes,
+  '0026-calendar-change-counter': calendarChangeCounter,
 };

@@ -9,7 +9,7 @@ import { type Access, loadAccess, requireTeamAdmin } from '../folders/permission
 import type { Member } from '../teams/service.ts';
 import * as bq from './booking-queries.ts';
 import * as q from './entry-queries.ts';
-import { listMonth } from './month-queries.ts';
+import { cachedListMonth } from './month-cache.ts';
 import { isPlanner, presentEntry } from './present.ts';
 import { dayStart, fromLocal, hoursAfter, inZone, monthAfter } from './time.ts';
 
@@ -92,7 +92,7 @@ export async function listEntries(
     );
   // One page of the table (spec §9: 200), not the whole range: the answer stays small.
   const offset = body.offset ?? 0;
-  const page = await listMonth(
+  const page = await cachedListMonth(
     ctx.db,
     member.teamId,
     calendarIds,
