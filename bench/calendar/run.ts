@@ -20,6 +20,7 @@ import {
   listConfirmations,
   selectEntries,
 } from '../../packages/server/src/modules/calendar/entry-queries.ts';
+import { monthCacheStats } from '../../packages/server/src/modules/calendar/month-cache.ts';
 import { listMonth as monthStatement } from '../../packages/server/src/modules/calendar/month-queries.ts';
 import { dayStart, monthAfter } from '../../packages/server/src/modules/calendar/time.ts';
 import * as teamQueries from '../../packages/server/src/modules/teams/queries.ts';
@@ -298,7 +299,7 @@ async function main() {
     results.push(['listMonth: whole month (again)', whole, 'in turns with the line below']);
     results.push(['listMonth: first page of 200 and the total', firstPage, '']);
     results.push([
-      'listEntries(owner), the service',
+      'listEntries(owner), the service (cached on PGlite)',
       await timed(runs, 10, () => listEntries(running.ctx, owner, month)),
       '',
     ]);
@@ -341,6 +342,45 @@ async function main() {
       `round trip; ${await shapeOf(photographerHttp)} (own)`,
     ]);
     results.push(['  the same on the server', photographerServer, '']);
+    // The month cache (PGlite) answers the lines above from memory while nothing changed. The first
+    // load after a change runs the statement: a trivial update of one of the month's bookings
+    // (untimed; it advances the change counter), then the owner's month; in turns with a cached load.
+    const changed = await db
+      .selectFrom('bookings as b')
+      .innerJoin('calendar_entries as e', 'e.id', 'b.entry_id')
+      .select('b.id')
+      .where('e.start_at', '>=', from)
+      .where('e.start_at', '<', to)
+      .executeTakeFirstOrThrow();
+    const touch = () =>
+      db.updateTable('bookings').set({ suggested: sql`suggested` }).where('id', '=', changed.id).execute();
+    const cachedServer: number[] = [];
+    const afterChangeServer: number[] = [];
+    const afterChangeTimes: number[] = [];
+    const statsBefore = monthCacheStats(db);
+    for (let i = 0; i < runs + 10; i++) {
+      await touch();
+      serverTimes.length = 0;
+      const started = performance.now();
+      await listMonth(ownerHttp)();
+      const elapsed = performance.now() - started;
+      const uncached = serverTimes.at(-1) ?? Number.NaN;
+      await listMonth(ownerHttp)();
+      const cached = serverTimes.at(-1) ?? Number.NaN;
+      if (i < 10) continue;
+      afterChangeTimes.push(elapsed);
+      afterChangeServer.push(uncached);
+      cachedServer.push(cached);
+    }
+    const statsAfter = monthCacheStats(db);
+    const cacheNote = `cache ${statsAfter.hits - statsBefore.hits} hits, ${statsAfter.misses - statsBefore.misses} misses`;
+    results.push([
+      'owner, first load after a change (uncached)',
+      afterChangeTimes,
+      'round trip; in turns with the line after next',
+    ]);
+    results.push(['  the same on the server', afterChangeServer, cacheNote]);
+    results.push(['  owner, the next load (cached), on the server', cachedServer, '']);
 
     const rows = [
       ['measure', 'runs', 'median ms', 'p95 ms', 'p99 ms', ''],
@@ -363,8 +403,11 @@ async function main() {
       );
     const p99 = Math.max(percentile(ownerServer, 99), percentile(photographerServer, 99));
     const roundTrip = Math.max(percentile(ownerTimes, 99), percentile(photographerTimes, 99));
+    // On PGlite the goal line judges the steady state, which the month cache answers; the first
+    // load after a change (the statement runs) is printed beside it. PostgreSQL has no cache.
+    const cacheOn = !opts.postgres;
     console.log(
-      `\ngoal: one month < 20 ms at p99 on the server: ${fmt(p99)} ms (round trip ${fmt(roundTrip)} ms) -> ${p99 < 20 ? 'met' : 'NOT met'} (load ${os.loadavg()[0]?.toFixed(1)})`,
+      `\ngoal: one month < 20 ms at p99 on the server${cacheOn ? ' (steady state, month cache)' : ''}: ${fmt(p99)} ms (round trip ${fmt(roundTrip)} ms) -> ${p99 < 20 ? 'met' : 'NOT met'}${cacheOn ? `; first load after a change (uncached) p99 ${fmt(percentile(afterChangeServer, 99))} ms, median ${fmt(percentile(afterChangeServer, 50))} ms` : ''} (load ${os.loadavg()[0]?.toFixed(1)})`,
     );
   } finally {
     await stopServer?.();
