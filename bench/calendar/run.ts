@@ -5,6 +5,7 @@
 // and team check, one trivial query). See ../README.md.
 //
 //   npx tsx bench/calendar/run.ts [--entries 20000] [--bookings 50000] [--runs 300] [--postgres URL]
+import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -82,6 +83,26 @@ async function timedPair(
     }
   return times;
 }
+
+/** CPU ms of this process's children (the PGlite process) so far, from /proc (Linux; else NaN). */
+function childrenCpuMs(): number {
+  try {
+    const children = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8');
+    let ticks = 0;
+    for (const pid of children.trim().split(/\s+/).filter(Boolean)) {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    }
+    return ticks * 10; // USER_HZ 100
+  } catch {
+    return Number.NaN;
+  }
+}
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 // A deterministic generator (mulberry32), so every run seeds the same calendar.
 let seed = 42;
@@ -358,14 +379,26 @@ async function main() {
     const afterChangeServer: number[] = [];
     const afterChangeTimes: number[] = [];
     const statsBefore = monthCacheStats(db);
+    // CPU per call, [uncached, cached] x [PGlite process, bench process (server and client)].
+    const cpu = [
+      [0, 0],
+      [0, 0],
+    ];
+    const cpuOf = async (k: 0 | 1, run: () => Promise<unknown>, count: boolean) => {
+      const [db0, own0] = [childrenCpuMs(), ownCpuMs()];
+      await run();
+      if (!count) return;
+      (cpu[k] as number[])[0] += childrenCpuMs() - db0;
+      (cpu[k] as number[])[1] += ownCpuMs() - own0;
+    };
     for (let i = 0; i < runs + 10; i++) {
       await touch();
       serverTimes.length = 0;
       const started = performance.now();
-      await listMonth(ownerHttp)();
+      await cpuOf(0, listMonth(ownerHttp), i >= 10);
       const elapsed = performance.now() - started;
       const uncached = serverTimes.at(-1) ?? Number.NaN;
-      await listMonth(ownerHttp)();
+      await cpuOf(1, listMonth(ownerHttp), i >= 10);
       const cached = serverTimes.at(-1) ?? Number.NaN;
       if (i < 10) continue;
       afterChangeTimes.push(elapsed);
@@ -382,6 +415,10 @@ async function main() {
     results.push(['  the same on the server', afterChangeServer, cacheNote]);
     results.push(['  owner, the next load (cached), on the server', cachedServer, '']);
 
+    const perCall = (k: 0 | 1) => cpu[k]?.map((ms) => fmt(ms / runs)).join(' ms / ');
+    console.log(
+      `CPU per owner month, PGlite process / bench process: first load after a change ${perCall(0)} ms, cached ${perCall(1)} ms`,
+    );
     const rows = [
       ['measure', 'runs', 'median ms', 'p95 ms', 'p99 ms', ''],
       ...results.map(([name, times, note]) => [
