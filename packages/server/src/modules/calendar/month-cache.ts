@@ -24,7 +24,13 @@ const caches = new WeakMap<Db, Cache>();
 export const monthCacheStats = (db: Db) => ({ ...(caches.get(db)?.stats ?? { hits: 0, misses: 0 }) });
 
 const readCounter = async (db: Db) =>
-  Number((await sql<{ n: number }>`select case when is_called then last_value else 0 end as n from calendar_change_seq`.execute(db)).rows[0]?.n);
+  Number(
+    (
+      await sql<{
+        n: number;
+      }>`select case when is_called then last_value else 0 end as n from calendar_change_seq`.execute(db)
+    ).rows[0]?.n,
+  );
 
 /** `listMonth`, answered from the cache when nothing it reads has changed since (PGlite only). */
 export async function cachedListMonth(...args: Parameters<typeof listMonth>): Promise<MonthPage> {
