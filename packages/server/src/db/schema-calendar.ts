@@ -33,6 +33,8 @@ export interface CalendarEntriesTable {
   recurrence_id: string | null;
   source_entry_id: number | null;
   source_status: 'changed' | 'vanished' | null;
+  /** bigint, advanced by triggers on every change the listing shows (migration 0027); read as JSON. */
+  version: Generated<number>;
 }
 
 export interface CalendarEntryConfirmationsTable {

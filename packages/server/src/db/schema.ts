@@ -54,6 +54,8 @@ export interface TeamsTable {
   ready: Generated<boolean>;
   time_zone: Generated<string>;
   created_at: CreatedAt;
+  /** bigint: what calendar entries show but do not own changed (migration 0027). */
+  calendar_shared_version: Generated<number>;
 }
 
 export type GroupName = 'Owner' | 'Operator' | 'Photographer';

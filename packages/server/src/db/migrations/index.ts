@@ -18,6 +18,7 @@ import * as uploadThumbnails from './0022-upload-thumbnails.ts';
 import * as jobTries from './0024-job-tries.ts';
 import * as trafficIndexes from './0025-traffic-indexes.ts';
 import * as calendarChangeCounter from './0026-calendar-change-counter.ts';
+import * as calendarEntryVersions from './0027-calendar-entry-versions.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0024-job-tries': jobTries,
   '0025-traffic-indexes': trafficIndexes,
   '0026-calendar-change-counter': calendarChangeCounter,
+  '0027-calendar-entry-versions': calendarEntryVersions,
 };

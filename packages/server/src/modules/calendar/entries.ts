@@ -9,8 +9,8 @@ import { type Access, loadAccess, requireTeamAdmin } from '../folders/permission
 import type { Member } from '../teams/service.ts';
 import * as bq from './booking-queries.ts';
 import * as q from './entry-queries.ts';
-import { cachedListMonth } from './month-cache.ts';
-import { isPlanner, presentEntry } from './present.ts';
+import { cachedMonth } from './month-cache.ts';
+import { isPlanner, listingJson, presentEntry } from './present.ts';
 import { dayStart, fromLocal, hoursAfter, inZone, monthAfter } from './time.ts';
 
 // Use cases of calendars and entries: list, read, create, change, delete, copy, confirm, cancel, flags.
@@ -92,23 +92,22 @@ export async function listEntries(
     );
   // One page of the table (spec §9: 200), not the whole range: the answer stays small.
   const offset = body.offset ?? 0;
-  const page = await cachedListMonth(
+  const month = await cachedMonth(
     ctx.db,
     member.teamId,
     calendarIds,
     from,
     to,
-    { userId: member.userId, ownOnly: !isPlanner(member) },
     { offset, limit: body.limit ?? limits.calendarPageSize },
+    zone,
   );
-  if (page.calendars !== calendarIds.length) throw unknownCalendar();
-  const next = offset + page.entries.length;
-  return {
-    entries: page.entries.map((m) => presentEntry(m.entry, zone, member, m.bookings, m.confirmation)),
+  if (month.calendars !== calendarIds.length) throw unknownCalendar();
+  const next = offset + month.entries.length;
+  return listingJson(month.entries, member, {
     timeZone: zone,
-    total: page.total,
-    nextOffset: next < page.total && page.entries.length > 0 ? next : null,
-  };
+    total: month.total,
+    nextOffset: next < month.total && month.entries.length > 0 ? next : null,
+  });
 }
 
 /** Another team's calendar, or one hidden from this member, does not exist for them. */

@@ -1,72 +1,103 @@
-import { sql } from 'kysely';
-import { type Db, isEmbedded } from '../../db/kysely.ts';
-import { listMonth, type MonthPage } from './month-queries.ts';
+import type { Db } from '../../db/kysely.ts';
+import { type KnownEntries, listMonth } from './month-queries.ts';
+import { type EntryParts, entryParts } from './present.ts';
 
-// The month statement's results, kept in the server process for the EMBEDDED database only and
-// checked on every request against `calendar_change_seq`, which triggers on every table the
-// statement reads advance (migration 0026). The counter is read BEFORE the statement runs, so a
-// change that lands in between makes the next request miss, never keeps a stale page.
-// Sound on PGlite because it is one session whose dialect runs transactions one after another
-// and holds other queries back until commit: a counter read never sees the nextval of a
-// transaction that has not committed. On PostgreSQL it could (nextval is seen at once, the rows
-// only at commit, and an earlier transaction may commit later), so the cache is off there;
-// PostgreSQL meets the month's goal without it.
+// The listing's entries, kept presented (as JSON parts, see present.ts) per database and entry id,
+// with the entry's version and the team's shared version they were read at, and the zone they were
+// written in (migration 0027). A listing tells the month statement which of the range's entries it
+// holds at which versions; the statement answers the page by ids and versions and, in full, only
+// the entries whose versions moved, all in one snapshot. Exact on PGlite and PostgreSQL alike:
+// every change of what an entry shows advances its version or the team's in the writing
+// transaction, so one version means one content.
 
-const capacity = 64;
+// About 2 KB each (the JSON parts and the bookings): 5,000 entries are ~10 MB, some 25 pages.
+const capacity = 5_000;
 
+interface Cached extends EntryParts {
+  teamId: number;
+  startAt: number;
+  version: number;
+  shared: number;
+  zone: string;
+}
 interface Cache {
-  pages: Map<string, { counter: number; page: MonthPage }>;
+  entries: Map<number, Cached>;
   stats: { hits: number; misses: number };
 }
 const caches = new WeakMap<Db, Cache>();
 
-/** Hits and misses of `db`'s month cache (none on PostgreSQL): for tests and the bench. */
-export const monthCacheStats = (db: Db) => ({ ...(caches.get(db)?.stats ?? { hits: 0, misses: 0 }) });
-
-const readCounter = async (db: Db) =>
-  Number(
-    (
-      await sql<{
-        n: number;
-      }>`select case when is_called then last_value else 0 end as n from calendar_change_seq`.execute(db)
-    ).rows[0]?.n,
-  );
-
-/** `listMonth`, answered from the cache when nothing it reads has changed since (PGlite only). */
-export async function cachedListMonth(...args: Parameters<typeof listMonth>): Promise<MonthPage> {
-  const [db, teamId, calendarIds, from, to, viewer, page = { offset: 0 }] = args;
-  if (!isEmbedded(db) || calendarIds.length === 0) return listMonth(...args);
+function cacheOf(db: Db): Cache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = { pages: new Map(), stats: { hits: 0, misses: 0 } };
+    cache = { entries: new Map(), stats: { hits: 0, misses: 0 } };
     caches.set(db, cache);
   }
-  // Everything the statement takes (the viewer's id always: it says which confirmation is theirs).
-  const key = JSON.stringify([
-    teamId,
-    calendarIds,
-    from.getTime(),
-    to.getTime(),
-    viewer.userId,
-    viewer.ownOnly,
-    page.offset,
-    page.limit ?? null,
-  ]);
-  const counter = await readCounter(db);
-  const cached = cache.pages.get(key);
-  cache.pages.delete(key);
-  if (cached && cached.counter === counter) {
-    cache.stats.hits++;
-    cache.pages.set(key, cached); // most recently used last
-    return cached.page;
+  return cache;
+}
+
+/** Entries answered from `db`'s cache and read in full so far: for tests and the bench. */
+export const monthCacheStats = (db: Db) => ({ ...(caches.get(db)?.stats ?? { hits: 0, misses: 0 }) });
+
+/** Forgets every cached entry of `db` (the bench's cold month). */
+export const clearMonthCache = (db: Db) => caches.get(db)?.entries.clear();
+
+/**
+ * A page of the team's entries of `calendarIds` starting in [from, to), presented in `zone`, in
+ * order; `total` counts the range, `calendars` how many of the ids are the team's.
+ */
+export async function cachedMonth(
+  db: Db,
+  teamId: number,
+  calendarIds: number[],
+  from: Date,
+  to: Date,
+  page: { offset: number; limit?: number },
+  zone: string,
+): Promise<{ entries: EntryParts[]; total: number; calendars: number }> {
+  const cache = cacheOf(db);
+  // What this listing holds is kept here too: a concurrent listing may evict or replace it meanwhile.
+  const held = new Map<number, Cached>();
+  const known: KnownEntries = { ids: [], versions: [], shared: [] };
+  const [start, end] = [from.getTime(), to.getTime()];
+  for (const [id, c] of cache.entries)
+    if (c.teamId === teamId && c.startAt >= start && c.startAt < end && c.zone === zone) {
+      held.set(id, c);
+      known.ids.push(id);
+      known.versions.push(c.version);
+      known.shared.push(c.shared);
+    }
+  const month = await listMonth(db, teamId, calendarIds, from, to, page, known);
+  const read = new Map<number, EntryParts>();
+  for (const entry of month.read) {
+    const parts = entryParts(entry, zone);
+    read.set(entry.entry.id, parts);
+    const startAt = entry.entry.startAt.getTime();
+    cache.entries.delete(entry.entry.id);
+    cache.entries.set(entry.entry.id, {
+      ...parts,
+      teamId,
+      startAt,
+      version: entry.version,
+      shared: month.shared,
+      zone,
+    });
   }
-  cache.stats.misses++;
-  const result = await listMonth(...args);
-  cache.pages.set(key, { counter, page: result });
-  // Least recently used first: Map keeps insertion order.
-  for (const oldest of cache.pages.keys()) {
-    if (cache.pages.size <= capacity) break;
-    cache.pages.delete(oldest);
+  const entries = month.page.flatMap(({ id }) => {
+    const fresh = read.get(id);
+    if (fresh) return [fresh];
+    const parts = held.get(id);
+    // Most recently used last (Map keeps insertion order), unless replaced meanwhile.
+    if (parts && cache.entries.get(id) === parts) {
+      cache.entries.delete(id);
+      cache.entries.set(id, parts);
+    }
+    return parts ? [parts] : []; // the statement reads in full whatever was not held
+  });
+  cache.stats.hits += month.page.length - read.size;
+  cache.stats.misses += read.size;
+  for (const oldest of cache.entries.keys()) {
+    if (cache.entries.size <= capacity) break;
+    cache.entries.delete(oldest);
   }
-  return result;
+  return { entries, total: month.total, calendars: month.calendars };
 }

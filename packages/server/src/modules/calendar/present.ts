@@ -1,7 +1,16 @@
-import { type Booking, type CalendarEntry, eventFlags } from '@photorelay/contract/calendar';
+import {
+  type Booking,
+  booking as bookingSchema,
+  type CalendarEntry,
+  calendarEntry,
+  eventFlags,
+  postCalendarEntriesResponse,
+} from '@photorelay/contract/calendar';
+import { z } from 'zod';
 import type { Member } from '../teams/service.ts';
 import type { ListedBooking } from './booking-queries.ts';
 import type { Entry } from './entry-queries.ts';
+import type { VersionedEntry } from './month-queries.ts';
 import { inZone } from './time.ts';
 
 /** Owners and operators plan; everyone else (the Photographer group) only sees their own part. */
@@ -41,9 +50,18 @@ export function presentEntry(
   bookings: readonly ListedBooking[],
   confirmation: { count: number; mine: boolean } | undefined,
 ): CalendarEntry {
+  const visible = isPlanner(member) ? bookings : bookings.filter((b) => b.userId === member.userId);
+  return entryAnswer(e, zone, visible, confirmation);
+}
+
+function entryAnswer(
+  e: Entry,
+  zone: string,
+  visible: readonly ListedBooking[],
+  confirmation: { count: number; mine: boolean } | undefined,
+): CalendarEntry {
   const start = inZone(e.startAt, zone);
   const end = inZone(e.endAt, zone);
-  const visible = isPlanner(member) ? bookings : bookings.filter((b) => b.userId === member.userId);
   return {
     dbcalendarentryid: e.id,
     dbcalendarid: e.calendarId,
@@ -78,4 +96,63 @@ export function presentEntry(
     sourceEntryId: e.sourceEntryId,
     sourceStatus: e.sourceStatus,
   };
+}
+
+// The month listing is answered as JSON text put together from cached parts (month-cache.ts): an
+// entry's answer without the two fields that depend on who asks (the bookings they may see,
+// whether they confirmed), checked by the contract's schema once when the entry is cached, as
+// every other answer is checked when it is sent.
+
+/** An entry's answer as JSON around its viewer's fields, with its bookings (checked) and confirmers. */
+export interface EntryParts {
+  /** Up to and including the comma before "bookings". */
+  head: string;
+  /** From "confirmedCount" to the closing brace. */
+  tail: string;
+  bookings: Booking[];
+  /** `bookings` as JSON: what owners and operators see. */
+  bookingsJson: string;
+  confirmers: ReadonlySet<number>;
+}
+
+// Where the viewer's fields sit in the schema's key order. Inside a JSON string every quote is
+// escaped, so this text with bare quotes can only be the structure itself.
+const viewerFields = '"bookings":[],"confirmedByCurrentUser":false,';
+const bookingList = z.array(bookingSchema);
+
+export function entryParts(v: VersionedEntry, zone: string): EntryParts {
+  const json = JSON.stringify(
+    calendarEntry.parse(entryAnswer(v.entry, zone, [], { count: v.confirmers.length, mine: false })),
+  );
+  const at = json.indexOf(viewerFields);
+  if (at < 0 || json.indexOf(viewerFields, at + 1) >= 0)
+    throw new Error('entry answer without its viewer fields');
+  const bookings = bookingList.parse(v.bookings.map(presentBooking));
+  return {
+    head: json.slice(0, at),
+    tail: json.slice(at + viewerFields.length),
+    bookings,
+    bookingsJson: JSON.stringify(bookings),
+    confirmers: new Set(v.confirmers),
+  };
+}
+
+/** `POST calendar/entries`' answer as JSON: the page's entries as `member` sees them. */
+export function listingJson(
+  page: readonly EntryParts[],
+  member: Member,
+  rest: { timeZone: string; total: number; nextOffset: number | null },
+): string {
+  const planner = isPlanner(member);
+  const entries = page.map((p) => {
+    const bookings = planner
+      ? p.bookingsJson
+      : JSON.stringify(p.bookings.filter((b) => b.userId === member.userId));
+    const mine = p.confirmers.has(member.userId);
+    return `${p.head}"bookings":${bookings},"confirmedByCurrentUser":${mine},${p.tail}`;
+  });
+  const envelope = JSON.stringify(postCalendarEntriesResponse.parse({ entries: [], ...rest }));
+  const empty = '{"entries":[]';
+  if (!envelope.startsWith(empty)) throw new Error('listing answer without its entries first');
+  return `{"entries":[${entries.join(',')}]${envelope.slice(empty.length)}`;
 }

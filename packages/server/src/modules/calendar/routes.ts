@@ -22,7 +22,10 @@ export function calendarRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       calendar: await entries.getCalendar(ctx, request.member, request.params.id),
     }));
 
-    handle(app, c.postCalendarEntries, (request) => entries.listEntries(ctx, request.member, request.body));
+    // The answer is JSON text put together from parts the contract's schemas checked (present.ts).
+    handle(app, c.postCalendarEntries, async (request, reply) =>
+      reply.type('application/json').send(await entries.listEntries(ctx, request.member, request.body)),
+    );
 
     handle(app, c.getCalendarEntry, async (request) => ({
       ...ok,
