@@ -412,9 +412,13 @@ async function main() {
     const p99 = Math.max(percentile(ownerServer, 99), percentile(photographerServer, 99));
     const roundTrip = Math.max(percentile(ownerTimes, 99), percentile(photographerTimes, 99));
     const [afterChange, cold] = [server[0] as number[], server[1] as number[]];
-    const judged = Math.max(p99, percentile(afterChange, 99), percentile(cold, 99));
+    // Two lines: the loads a planner makes all day (the entries are cached: unchanged, or one of
+    // them changed), and a cold month (every entry read and presented: after a restart, or a
+    // month nobody opened since).
+    const warm = Math.max(p99, percentile(afterChange, 99));
+    const verdict = (ms: number) => (ms < 20 ? 'met' : 'NOT met');
     console.log(
-      `\ngoal: one month < 20 ms at p99 on the server: repeated loads ${fmt(p99)} ms (round trip ${fmt(roundTrip)} ms), first load after a change ${fmt(percentile(afterChange, 99))} ms, cold ${fmt(percentile(cold, 99))} ms (median ${fmt(percentile(cold, 50))}) -> ${judged < 20 ? 'met' : 'NOT met'} (load ${os.loadavg()[0]?.toFixed(1)})`,
+      `\ngoal: one month < 20 ms at p99 on the server (load ${os.loadavg()[0]?.toFixed(1)})\n  repeated loads ${fmt(p99)} ms (round trip ${fmt(roundTrip)} ms), first load after a change ${fmt(percentile(afterChange, 99))} ms -> ${verdict(warm)}\n  cold month ${fmt(percentile(cold, 99))} ms (median ${fmt(percentile(cold, 50))} ms) -> ${verdict(percentile(cold, 99))}`,
     );
   } finally {
     await stopServer?.();

@@ -58,6 +58,8 @@ export async function changeBooking(
     throw new AppError('NotFound', 'Unknown user');
 
   await ctx.db.transaction().execute(async (trx) => {
+    if ((await q.lockEntries(trx, member.teamId, [body.entryId])).length === 0)
+      throw new AppError('NotFound');
     // The row lock queues concurrent changes: each is checked against what the one before left.
     const current = await bq.ensureBooking(trx, member.teamId, body.entryId, body.userId);
     const changes: bq.HistoryChange[] = [];
@@ -96,6 +98,7 @@ export async function answerOwnBooking(
   answer: 'accepted' | 'rejected',
 ) {
   await db.transaction().execute(async (trx) => {
+    await q.lockEntries(trx, member.teamId, [entryId]);
     const current = await bq.lockBooking(trx, member.teamId, entryId, member.userId);
     if (!current) throw new AppError('NotFound', 'No invitation for this event');
     if (current.state === 'canceled') throw new AppError('Conflict', 'The agency has cancelled this booking');

@@ -252,7 +252,10 @@ export async function copyEntry(ctx: AppContext, member: Member, id: number) {
 
 export async function confirmEntry(ctx: AppContext, member: Member, id: number) {
   await requireEntry(ctx.db, member, id);
-  await q.insertConfirmation(ctx.db, id, member.userId);
+  await ctx.db.transaction().execute(async (trx) => {
+    if ((await q.lockEntries(trx, member.teamId, [id])).length === 0) throw new AppError('NotFound');
+    await q.insertConfirmation(trx, id, member.userId);
+  });
   return getEntry(ctx, member, id);
 }
 

@@ -219,6 +219,27 @@ export const updateEntry = async (db: Db, teamId: number, id: number, values: En
 export const deleteEntry = (db: Db, teamId: number, id: number) =>
   db.deleteFrom('calendar_entries').where('team_id', '=', teamId).where('id', '=', id).execute();
 
+/**
+ * Locks the team's entries `ids` (in id order) for a transaction that writes their bookings or
+ * confirmations, and answers the ids that exist. Those writes advance the entry's version (its
+ * row, migration 0027), and a deleted entry takes its bookings with it: taking the entry first,
+ * as the delete does, keeps one lock order on PostgreSQL (no deadlock) and turns a race with a
+ * delete into "not found" instead of a foreign key error.
+ */
+export const lockEntries = async (db: Db, teamId: number, ids: readonly number[]) =>
+  ids.length === 0
+    ? []
+    : (
+        await db
+          .selectFrom('calendar_entries')
+          .select('id')
+          .where('team_id', '=', teamId)
+          .where('id', 'in', ids)
+          .orderBy('id')
+          .forNoKeyUpdate()
+          .execute()
+      ).map((r) => r.id);
+
 /** Sets or clears one flag bit in one statement, so two people ticking different boxes both win. */
 export const setFlag = async (db: Db, teamId: number, id: number, bit: number, value: boolean) => {
   const mask = 1 << bit;

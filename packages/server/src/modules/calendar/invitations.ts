@@ -40,6 +40,12 @@ export async function suggestEntries(
   let sent = 0;
   // One transaction: a mail that cannot be sent leaves no invitation behind.
   await ctx.db.transaction().execute(async (trx) => {
+    const locked = await q.lockEntries(
+      trx,
+      member.teamId,
+      entries.map((e) => e.id),
+    );
+    if (locked.length !== entries.length) throw new AppError('NotFound', 'Unknown calendar entry');
     for (const entry of entries) {
       for (const user of users) {
         if (!user) continue;

@@ -175,3 +175,26 @@ test('entry cache: hits while nothing changed, misses after a write to each tabl
   assert.equal(only((await listed(colleague.client)).body).confirmedByCurrentUser, false);
   assert.equal(only(await month()).bookings.length, 1, 'the owner still sees it');
 });
+
+test('version triggers: deleting an entry while its booking changes never deadlocks', async () => {
+  const team = await makeTeam(server);
+  const c = team.owner.client;
+  const base = `/api/${team.teamUuid}`;
+  const cal = await defaultCalendarId(server, team.teamId);
+  const photographer = await makeMember(server, team, 'Photographer');
+  for (let round = 0; round < 15; round++) {
+    const id = await createEntry(c, team.teamUuid, cal);
+    const book = (body: object) =>
+      c.post(`${base}/booking`, { entryId: id, userId: photographer.userId, ...body });
+    assert.equal((await book({ bookingState: 'accepted' })).status, 200);
+    const [changed, deleted] = await Promise.all([
+      book({ accreditation: 'requested' }),
+      c.del(`${base}/calendar/entry/${id}`),
+    ]);
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+    assert.ok(
+      [200, 404].includes(changed.status),
+      `booking change: ${changed.status} ${JSON.stringify(changed.body)}`,
+    );
+  }
+});
