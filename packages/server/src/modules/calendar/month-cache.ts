@@ -13,7 +13,8 @@ import { type EntryParts, entryParts } from './present.ts';
 // About 2 KB each (the JSON parts and the bookings): 5,000 entries are ~10 MB, some 25 pages.
 const capacity = 5_000;
 
-interface Cached extends EntryParts {
+interface Cached {
+  parts: EntryParts;
   teamId: number;
   startAt: number;
   version: number;
@@ -74,7 +75,7 @@ export async function cachedMonth(
     const startAt = entry.entry.startAt.getTime();
     cache.entries.delete(entry.entry.id);
     cache.entries.set(entry.entry.id, {
-      ...parts,
+      parts,
       teamId,
       startAt,
       version: entry.version,
@@ -85,13 +86,14 @@ export async function cachedMonth(
   const entries = month.page.flatMap(({ id }) => {
     const fresh = read.get(id);
     if (fresh) return [fresh];
-    const parts = held.get(id);
+    const cached = held.get(id);
+    if (!cached) return []; // the statement reads in full whatever was not held
     // Most recently used last (Map keeps insertion order), unless replaced meanwhile.
-    if (parts && cache.entries.get(id) === parts) {
+    if (cache.entries.get(id) === cached) {
       cache.entries.delete(id);
-      cache.entries.set(id, parts);
+      cache.entries.set(id, cached);
     }
-    return parts ? [parts] : []; // the statement reads in full whatever was not held
+    return [cached.parts];
   });
   cache.stats.hits += month.page.length - read.size;
   cache.stats.misses += read.size;
