@@ -52,6 +52,19 @@ function decoder(encoding: string): TextDecoder {
   return made;
 }
 
+const XPACKET_BEGIN = [...Buffer.from('<?xpacket begin=', 'latin1')];
+
+/** Where the UTF-8 byte order mark inside a leading `<?xpacket begin="…"` is, or -1. */
+function xpacketMark(bytes: Uint8Array): number {
+  const at = XPACKET_BEGIN.length + 1; // after the opening quote
+  if (bytes.length < at + 4 || !hasPrefix(bytes, XPACKET_BEGIN)) return -1;
+  const quote = bytes[at - 1];
+  if (quote !== 0x22 && quote !== 0x27) return -1;
+  return bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf && bytes[at + 3] === quote
+    ? at
+    : -1;
+}
+
 /**
  * Bytes of a packet to text. UTF-8 is the norm; UTF-16 (found in old files) is recognised by
  * its byte order mark or by '<' encoded on two bytes. Invalid UTF-8 is refused.
@@ -69,7 +82,18 @@ export function decodeXmpBytes(bytes: Uint8Array): string {
   let end = bytes.length - ((bytes.length - skip) % unit);
   while (end - unit >= skip && bytes.subarray(end - unit, end).every((byte) => byte === 0)) end -= unit;
   try {
-    return decoder(encoding).decode(bytes.subarray(skip, end));
+    const body = bytes.subarray(skip, end);
+    if (encoding === 'utf-8') {
+      // The byte order mark in <?xpacket begin="?"?> is most packets' only character above
+      // U+00FF; decoded as it is, it makes the whole text a two-byte string, and every name,
+      // value, comparison and map lookup of the parser, and the serializer after it, pay for
+      // that. The processing instruction's data is not read, so the mark is read as a space
+      // (one character for one: offsets in error messages stay the same).
+      const mark = xpacketMark(body);
+      if (mark >= 0)
+        return `${decoder(encoding).decode(body.subarray(0, mark))} ${decoder(encoding).decode(body.subarray(mark + 3))}`;
+    }
+    return decoder(encoding).decode(body);
   } catch {
     throw new MetadataError(
       'INVALID_UTF8',
