@@ -62,6 +62,7 @@ class Parser {
   constructor(
     private readonly src: string,
     private readonly skipIgnorableWhitespace: boolean,
+    private readonly namespaces: ReadonlyMap<string, string> | undefined,
   ) {}
 
   parse(): XmlDocument {
@@ -232,7 +233,7 @@ class Parser {
         xmlError(`reserved prefix ${prefix}`, at);
       if (prefix !== '' && value === '') xmlError(`empty namespace for prefix ${prefix}`, at);
       scope ??= new Map();
-      scope.set(prefix, value);
+      scope.set(prefix, this.namespaces?.get(value) ?? value);
     }
     if (scope) this.scopes.push(scope);
     return scope;
@@ -335,6 +336,12 @@ export interface ParseOptions {
    * than whitespace; an element's text before its first child element is kept.
    */
   skipIgnorableWhitespace?: boolean;
+  /**
+   * Namespace URIs the caller compares names with, each mapped to itself: a name in one of them
+   * gets that very string as its `ns`, so the caller's comparisons are identity checks instead
+   * of comparing a URI read from the text character by character.
+   */
+  namespaces?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -347,6 +354,7 @@ export function parseXml(source: string, options: ParseOptions = {}): XmlDocumen
   return new Parser(
     text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text,
     options.skipIgnorableWhitespace ?? false,
+    options.namespaces,
   ).parse();
 }
 

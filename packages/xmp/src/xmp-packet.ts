@@ -2,6 +2,7 @@
 // same model: property attributes, nested rdf:Description, rdf:parseType="Resource", rdf:value
 // with qualifiers, several rdf:Description elements, rdf:resource. Properties we do not know
 // are kept as they are, so writing the packet back loses nothing.
+import { catalogNamespaces } from './catalog.ts';
 import { MetadataError } from './errors.ts';
 import {
   childElements,
@@ -16,6 +17,7 @@ import {
   findField,
   RDF_NS,
   XMP_META_NS,
+  XMP_NOTE_NS,
   type XmpField,
   type XmpNode,
   type XmpPacket,
@@ -267,6 +269,14 @@ function isTypedNode(element: XmlElement): boolean {
   );
 }
 
+/** The namespaces the engine looks properties up in (the catalog's, RDF's, XMP's own). */
+const knownNamespaces = new Map(
+  [RDF_NS, XML_NS, XMLNS_NS, XMP_META_NS, XMP_NOTE_NS, ...Object.values(catalogNamespaces)].map((uri) => [
+    uri,
+    uri,
+  ]),
+);
+
 /** More top-level properties than any real file holds; beyond it a packet is refused, not read. */
 export const MAX_XMP_PROPERTIES = 10_000;
 
@@ -284,7 +294,7 @@ function addProperty(packet: XmpPacket, field: XmpField, seen: Set<string>): voi
 export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
   const text = typeof input === 'string' ? input : decodeXmpBytes(input);
   // Whitespace between elements means nothing in RDF (parseValue reads text only beside no elements).
-  const { root } = parseXml(text, { skipIgnorableWhitespace: true });
+  const { root } = parseXml(text, { skipIgnorableWhitespace: true, namespaces: knownNamespaces });
   const packet = emptyPacket();
   if (root.ns === XMP_META_NS) {
     const toolkit = root.attributes.find(
