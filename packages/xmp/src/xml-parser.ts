@@ -74,7 +74,10 @@ class Parser {
         this.pos = src.length;
         break;
       }
-      if (lt > this.pos && !(this.skipIgnorableWhitespace && this.ignorable(this.pos, lt)))
+      if (
+        lt > this.pos &&
+        !(this.skipIgnorableWhitespace && this.ignorable(this.pos, lt, src.charCodeAt(lt + 1)))
+      )
         this.text(src.slice(this.pos, lt), this.pos);
       this.pos = lt;
       this.markup();
@@ -85,10 +88,14 @@ class Parser {
     return { root: this.root, processingInstructions: this.processingInstructions };
   }
 
-  /** Whitespace right after an element's child element: it can only separate elements. */
-  private ignorable(from: number, to: number): boolean {
+  /**
+   * Whitespace right after an element's child element or right before one (`next` is the
+   * character after the '<' that ends it): it can only separate elements.
+   */
+  private ignorable(from: number, to: number, next: number): boolean {
     const children = this.stack[this.stack.length - 1]?.element.children;
-    if (children?.[children.length - 1]?.kind !== 'element') return false;
+    const beforeElement = next !== 0x2f && next !== 0x3f && next !== 0x21;
+    if (!beforeElement && children?.[children.length - 1]?.kind !== 'element') return false;
     for (let i = from; i < to; i++) if (!isWhitespace(this.src.charCodeAt(i))) return false;
     return true;
   }
@@ -331,9 +338,9 @@ class Parser {
 
 export interface ParseOptions {
   /**
-   * Leave out whitespace that follows a child element (indentation between elements). For
-   * readers, like RDF's, to whom text beside child elements means nothing unless it is more
-   * than whitespace; an element's text before its first child element is kept.
+   * Leave out whitespace that follows or precedes a child element (indentation between
+   * elements). For readers, like RDF's, to whom text beside child elements means nothing unless
+   * it is more than whitespace; whitespace that is an element's only content is kept.
    */
   skipIgnorableWhitespace?: boolean;
   /**
