@@ -189,6 +189,7 @@ try {
       stampSegments(found, template, { filename: 'in.jpg' }),
   };
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(methods).map((name) => [name, []]));
+  const system: Record<string, number[]> = Object.fromEntries(Object.keys(methods).map((name) => [name, []]));
   for (const run of Object.values(methods)) for (let i = 0; i < warmup; i++) await run();
   const names = Object.keys(methods);
   for (let round = 0; round < rounds; round++)
@@ -197,16 +198,19 @@ try {
       await methods[name]?.();
       const used = process.cpuUsage(cpu);
       times[name]?.push((used.user + used.system) / 1000);
+      system[name]?.push(used.system / 1000);
     }
   const copyMs = median(times['fs.copyFile'] ?? []);
   console.log(
     `${(size / MB).toFixed(0)} MB, ${rounds} rounds after ${warmup} warm-up calls each, CPU medians; load average ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')}\n\n| method | CPU ms | vs copyFile |\n|---|---|---|`,
+      .join(' ')}\n\n| method | CPU ms | of it system | vs copyFile |\n|---|---|---|---|`,
   );
   for (const name of names) {
     const ms = median(times[name] ?? []);
-    console.log(`| ${name} | ${ms.toFixed(2)} | ${(ms / copyMs).toFixed(2)}× |`);
+    console.log(
+      `| ${name} | ${ms.toFixed(2)} | ${median(system[name] ?? []).toFixed(2)} | ${(ms / copyMs).toFixed(2)}× |`,
+    );
   }
   await worker.terminate();
   if (!byKernel) console.log('\n(no kernel-copy row: gcc or the Node headers were not found)');
