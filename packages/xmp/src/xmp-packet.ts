@@ -68,10 +68,25 @@ function xpacketMark(bytes: Uint8Array): number {
 }
 
 /**
- * Bytes of a packet to text. UTF-8 is the norm; UTF-16 (found in old files) is recognised by
- * its byte order mark or by '<' encoded on two bytes. Invalid UTF-8 is refused.
+ * Bytes of a packet to text, exactly as found. UTF-8 is the norm; UTF-16 (found in old files)
+ * is recognised by its byte order mark or by '<' encoded on two bytes. Invalid UTF-8 is refused.
  */
 export function decodeXmpBytes(bytes: Uint8Array): string {
+  return decode(bytes, false);
+}
+
+/**
+ * Bytes of a packet to text for the parser: as decodeXmpBytes, but the byte order mark in
+ * <?xpacket begin="?"?> is read as a space. It is most packets' only character above U+00FF;
+ * decoded as it is, it makes the whole text a two-byte string, and every name, value,
+ * comparison and map lookup of the parser, and the serializer after it, pay for that. The
+ * instruction's data is not read; one character for one, so offsets in error messages stay.
+ */
+export function decodeXmpForParsing(bytes: Uint8Array): string {
+  return decode(bytes, true);
+}
+
+function decode(bytes: Uint8Array, markAsSpace: boolean): string {
   let encoding = 'utf-8';
   let skip = 0;
   if (hasPrefix(bytes, [0xfe, 0xff])) [encoding, skip] = ['utf-16be', 2];
@@ -85,12 +100,7 @@ export function decodeXmpBytes(bytes: Uint8Array): string {
   while (end - unit >= skip && bytes.subarray(end - unit, end).every((byte) => byte === 0)) end -= unit;
   try {
     const body = bytes.subarray(skip, end);
-    if (encoding === 'utf-8') {
-      // The byte order mark in <?xpacket begin="?"?> is most packets' only character above
-      // U+00FF; decoded as it is, it makes the whole text a two-byte string, and every name,
-      // value, comparison and map lookup of the parser, and the serializer after it, pay for
-      // that. The processing instruction's data is not read, so the mark is read as a space
-      // (one character for one: offsets in error messages stay the same).
+    if (markAsSpace && encoding === 'utf-8') {
       const mark = xpacketMark(body);
       if (mark >= 0)
         return `${decoder(encoding).decode(body.subarray(0, mark))} ${decoder(encoding).decode(body.subarray(mark + 3))}`;
@@ -292,7 +302,7 @@ function addProperty(packet: XmpPacket, field: XmpField, seen: Set<string>): voi
 
 /** Parses packet text or bytes. Throws MetadataError (INVALID_UTF8, XML_DOCTYPE, INVALID_XML, INVALID_XMP, METADATA_TOO_LARGE). */
 export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
-  const text = typeof input === 'string' ? input : decodeXmpBytes(input);
+  const text = typeof input === 'string' ? input : decodeXmpForParsing(input);
   // Whitespace between elements means nothing in RDF (parseValue reads text only beside no elements).
   const { root } = parseXml(text, { skipIgnorableWhitespace: true, namespaces: knownNamespaces });
   const packet = emptyPacket();
