@@ -4,7 +4,15 @@ import type { Mode } from './catalog-types.ts';
 import { appendText, applyTemplate, prependText } from './merge.ts';
 import type { TemplateValue } from './template.ts';
 import type { PictureFacts, VariableOptions } from './variables.ts';
-import { emptyPacket, getProperty, setProperty, simple, type XmpNode, type XmpPacket } from './xmp-model.ts';
+import {
+  cloneNode,
+  emptyPacket,
+  getProperty,
+  setProperty,
+  simple,
+  type XmpNode,
+  type XmpPacket,
+} from './xmp-model.ts';
 
 const PS = 'http://ns.adobe.com/photoshop/1.0/';
 const DC = 'http://purl.org/dc/elements/1.1/';
@@ -235,5 +243,32 @@ describe('variables in template values', () => {
       alt(['x-default', 'Gareth Bale scores for Real Madrid']),
     );
     assert.match(result.warnings.join(), /unknown code replacement =zz=/);
+  });
+
+  it('copies nodes deeply: the copy is equal and shares no object with the original', () => {
+    const node: XmpNode = {
+      kind: 'array',
+      form: 'Seq',
+      lang: 'de',
+      qualifiers: [{ ns: EXT, name: 'q', node: simple('q', 'en') }],
+      items: [
+        {
+          kind: 'struct',
+          fields: [{ ns: CORE, name: 'CiAdrCity', node: { kind: 'simple', value: 'x', isUri: true } }],
+        },
+        alt(['x-default', 'a']),
+      ],
+    };
+    const copy = cloneNode(node);
+    assert.deepEqual(copy, node);
+    const objects = (value: unknown, into = new Set<unknown>()): Set<unknown> => {
+      if (value && typeof value === 'object') {
+        into.add(value);
+        for (const inner of Object.values(value)) objects(inner, into);
+      }
+      return into;
+    };
+    const original = objects(node);
+    for (const object of objects(copy)) assert.ok(!original.has(object));
   });
 });

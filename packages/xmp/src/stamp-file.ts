@@ -6,7 +6,7 @@
 // trip per block, and none of libuv's io_uring, whose polling thread doubles the CPU time of file
 // I/O on a busy machine (issue 15, bench/README.md "Stamping itself").
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import type { ByteSink } from './byte-stream.ts';
 import type { StampOptions, StampResult } from './stamp.ts';
@@ -37,6 +37,8 @@ const HEAD_BLOCK = 256 * 1024;
 const ASYNC_DATA_BLOCK = 1024 * 1024;
 const SYNC_DATA_BLOCK = 128 * 1024;
 const SMALL_WRITE = 256 * 1024;
+/** Smaller pieces are gathered by the synchronous sink (every segment is, no data block is). */
+const SMALL_PIECE = 64 * 1024;
 
 /**
  * Block buffers kept between files (three per file), by size: a fresh large buffer costs a page
@@ -100,7 +102,10 @@ function* syncBlocks(fd: number, size: number, buffers: readonly Buffer[]): Gene
   for (let position = 0, index = 0; position < size; index++) {
     const buffer = blockBuffer(buffers, index);
     const length = Math.min(index === 0 ? HEAD_BLOCK : SYNC_DATA_BLOCK, size - position);
-    const bytesRead = readSync(fd, buffer, 0, length, position);
+    // A block is read full (the sink relies on it), unless the file ends first.
+    let bytesRead = 0;
+    for (let n = 1; n > 0 && bytesRead < length; bytesRead += n)
+      n = readSync(fd, buffer, bytesRead, length - bytesRead, position + bytesRead);
     if (bytesRead === 0) return;
     position += bytesRead;
     yield buffer.subarray(0, bytesRead);
@@ -140,8 +145,14 @@ class FileSink implements CountingSink {
   }
 }
 
-/** Writes every piece at once (a block's buffer is read into again two blocks later). */
+/**
+ * Writes synchronously. The head's small pieces (segments) are gathered and go out in one
+ * writev with the next large piece; a large piece (image data) is written at once, because its
+ * block's buffer is read into again two blocks later. A small piece of image data is the file's
+ * last block (blocks are read full), so nothing is read into its buffer before the final flush.
+ */
 class SyncFileSink implements CountingSink {
+  private pending: Buffer[] = [];
   size = 0;
 
   constructor(
@@ -152,11 +163,21 @@ class SyncFileSink implements CountingSink {
   write(bytes: Buffer): undefined {
     this.hash?.update(bytes);
     this.size += bytes.length;
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    this.pending.push(bytes);
+    if (bytes.length >= SMALL_PIECE) this.flush();
     return undefined;
   }
 
   flush(): undefined {
+    const parts = this.pending;
+    this.pending = [];
+    let written = parts.length > 1 ? writevSync(this.fd, parts) : 0;
+    // What a short writev left, piece by piece.
+    for (const part of parts) {
+      const skip = Math.min(written, part.length);
+      written -= skip;
+      for (let done = skip; done < part.length; ) done += writeSync(this.fd, part, done, part.length - done);
+    }
     return undefined;
   }
 }

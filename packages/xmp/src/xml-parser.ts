@@ -62,6 +62,7 @@ class Parser {
   constructor(
     private readonly src: string,
     private readonly skipIgnorableWhitespace: boolean,
+    private readonly namespaces: ReadonlyMap<string, string> | undefined,
   ) {}
 
   parse(): XmlDocument {
@@ -73,7 +74,10 @@ class Parser {
         this.pos = src.length;
         break;
       }
-      if (lt > this.pos && !(this.skipIgnorableWhitespace && this.ignorable(this.pos, lt)))
+      if (
+        lt > this.pos &&
+        !(this.skipIgnorableWhitespace && this.ignorable(this.pos, lt, src.charCodeAt(lt + 1)))
+      )
         this.text(src.slice(this.pos, lt), this.pos);
       this.pos = lt;
       this.markup();
@@ -84,10 +88,14 @@ class Parser {
     return { root: this.root, processingInstructions: this.processingInstructions };
   }
 
-  /** Whitespace right after an element's child element: it can only separate elements. */
-  private ignorable(from: number, to: number): boolean {
+  /**
+   * Whitespace right after an element's child element or right before one (`next` is the
+   * character after the '<' that ends it): it can only separate elements.
+   */
+  private ignorable(from: number, to: number, next: number): boolean {
     const children = this.stack[this.stack.length - 1]?.element.children;
-    if (children?.[children.length - 1]?.kind !== 'element') return false;
+    const beforeElement = next !== 0x2f && next !== 0x3f && next !== 0x21;
+    if (!beforeElement && children?.[children.length - 1]?.kind !== 'element') return false;
     for (let i = from; i < to; i++) if (!isWhitespace(this.src.charCodeAt(i))) return false;
     return true;
   }
@@ -232,7 +240,7 @@ class Parser {
         xmlError(`reserved prefix ${prefix}`, at);
       if (prefix !== '' && value === '') xmlError(`empty namespace for prefix ${prefix}`, at);
       scope ??= new Map();
-      scope.set(prefix, value);
+      scope.set(prefix, this.namespaces?.get(value) ?? value);
     }
     if (scope) this.scopes.push(scope);
     return scope;
@@ -330,11 +338,17 @@ class Parser {
 
 export interface ParseOptions {
   /**
-   * Leave out whitespace that follows a child element (indentation between elements). For
-   * readers, like RDF's, to whom text beside child elements means nothing unless it is more
-   * than whitespace; an element's text before its first child element is kept.
+   * Leave out whitespace that follows or precedes a child element (indentation between
+   * elements). For readers, like RDF's, to whom text beside child elements means nothing unless
+   * it is more than whitespace; whitespace that is an element's only content is kept.
    */
   skipIgnorableWhitespace?: boolean;
+  /**
+   * Namespace URIs the caller compares names with, each mapped to itself: a name in one of them
+   * gets that very string as its `ns`, so the caller's comparisons are identity checks instead
+   * of comparing a URI read from the text character by character.
+   */
+  namespaces?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -347,6 +361,7 @@ export function parseXml(source: string, options: ParseOptions = {}): XmlDocumen
   return new Parser(
     text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text,
     options.skipIgnorableWhitespace ?? false,
+    options.namespaces,
   ).parse();
 }
 

@@ -7,7 +7,7 @@ import { MetadataError } from './errors.ts';
 import { EXTENDED_XMP_HEADER, encodeSegment, type JpegMetadata, XMP_HEADER } from './jpeg.ts';
 import { getProperty, setProperty, XMP_NOTE_NS, type XmpField, type XmpPacket } from './xmp-model.ts';
 import { parseXmpPacket } from './xmp-packet.ts';
-import { propertySizes, serializeXmpPacket } from './xmp-serialize.ts';
+import { propertySizes, serializeXmpPacketBytes } from './xmp-serialize.ts';
 
 const APP1 = 0xe1;
 /** Largest standard packet: 65535 - 2 (length) - 29 (header) - 2, as Adobe specifies. */
@@ -93,7 +93,7 @@ export function readJpegXmp(meta: JpegMetadata, warnings: string[]): XmpPacket |
 }
 
 function packetBytes(packet: XmpPacket, padding: number): Buffer {
-  return Buffer.from(serializeXmpPacket(packet, { padding }), 'utf8');
+  return serializeXmpPacketBytes(packet, { padding });
 }
 
 function standardSegment(packet: Buffer): Buffer {
@@ -146,7 +146,7 @@ export function xmpSegments(packet: XmpPacket): Buffer[] {
     ...packet,
     properties: ranked.filter((r) => moved.has(r.field)).map((r) => r.field),
   };
-  const extendedBytes = Buffer.from(serializeXmpPacket(extended, { wrapper: false }), 'utf8');
+  const extendedBytes = serializeXmpPacketBytes(extended, { wrapper: false });
   const guid = createHash('md5').update(extendedBytes).digest('hex').toUpperCase();
   setProperty(standard, XMP_NOTE_NS, 'HasExtendedXMP', { kind: 'simple', value: guid });
   let mainBytes = packetBytes(standard, PADDING);

@@ -7,8 +7,8 @@ import { MetadataError } from './errors.ts';
 import { readJpegHead } from './jpeg.ts';
 import { sanitizeXmlText } from './xml-parser.ts';
 import type { XmpField, XmpPacket } from './xmp-model.ts';
-import { decodeXmpBytes, parseXmpPacket } from './xmp-packet.ts';
-import { serializeXmpPacket } from './xmp-serialize.ts';
+import { decodeXmpBytes, decodeXmpForParsing, parseXmpPacket } from './xmp-packet.ts';
+import { serializeXmpPacket, serializeXmpPacketBytes } from './xmp-serialize.ts';
 
 const RDF = 'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"';
 const PS = 'xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/"';
@@ -188,6 +188,28 @@ describe('XMP packet', () => {
         ],
       ],
     );
+  });
+
+  it('parses the byte order mark of <?xpacket begin?> as a space and writes it back as bytes', () => {
+    // Read as it is, the mark would make the whole text a two-byte string (slower to parse).
+    const single = canonical.replace('begin="', "begin='").replace('" id=', "' id=");
+    for (const text of [canonical, single, `\uFEFF${canonical}`]) {
+      const bytes = Buffer.from(text, 'utf8');
+      const asFound = text.replace(/^\uFEFF/, '');
+      assert.equal(decodeXmpBytes(bytes), asFound);
+      assert.equal(decodeXmpForParsing(bytes), asFound.replace('\uFEFF', ' '));
+      assert.deepEqual(parseXmpPacket(bytes), parseXmpPacket(text));
+    }
+    // Anywhere else the mark is text: in a value it is kept.
+    const inValue = canonical.replace('Berlin', 'Ber\uFEFFlin');
+    assert.ok(decodeXmpForParsing(Buffer.from(inValue, 'utf8')).includes('Ber\uFEFFlin'));
+    const packet = parseXmpPacket(inValue);
+    packet.properties.push({ ns: 'urn:one:', name: 'v', node: { kind: 'simple', value: 'Straße – 5 €' } });
+    for (const options of [{}, { padding: 0 }, { wrapper: false }])
+      assert.deepEqual(
+        serializeXmpPacketBytes(packet, options),
+        Buffer.from(serializeXmpPacket(packet, options), 'utf8'),
+      );
   });
 
   it('writes a valid packet: wrapper, padding, escaping, distinct prefixes', () => {

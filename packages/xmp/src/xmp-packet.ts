@@ -2,6 +2,7 @@
 // same model: property attributes, nested rdf:Description, rdf:parseType="Resource", rdf:value
 // with qualifiers, several rdf:Description elements, rdf:resource. Properties we do not know
 // are kept as they are, so writing the packet back loses nothing.
+import { catalogNamespaces } from './catalog.ts';
 import { MetadataError } from './errors.ts';
 import {
   childElements,
@@ -16,6 +17,7 @@ import {
   findField,
   RDF_NS,
   XMP_META_NS,
+  XMP_NOTE_NS,
   type XmpField,
   type XmpNode,
   type XmpPacket,
@@ -52,11 +54,39 @@ function decoder(encoding: string): TextDecoder {
   return made;
 }
 
+const XPACKET_BEGIN = [...Buffer.from('<?xpacket begin=', 'latin1')];
+
+/** Where the UTF-8 byte order mark inside a leading `<?xpacket begin="…"` is, or -1. */
+function xpacketMark(bytes: Uint8Array): number {
+  const at = XPACKET_BEGIN.length + 1; // after the opening quote
+  if (bytes.length < at + 4 || !hasPrefix(bytes, XPACKET_BEGIN)) return -1;
+  const quote = bytes[at - 1];
+  if (quote !== 0x22 && quote !== 0x27) return -1;
+  return bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf && bytes[at + 3] === quote
+    ? at
+    : -1;
+}
+
 /**
- * Bytes of a packet to text. UTF-8 is the norm; UTF-16 (found in old files) is recognised by
- * its byte order mark or by '<' encoded on two bytes. Invalid UTF-8 is refused.
+ * Bytes of a packet to text, exactly as found. UTF-8 is the norm; UTF-16 (found in old files)
+ * is recognised by its byte order mark or by '<' encoded on two bytes. Invalid UTF-8 is refused.
  */
 export function decodeXmpBytes(bytes: Uint8Array): string {
+  return decode(bytes, false);
+}
+
+/**
+ * Bytes of a packet to text for the parser: as decodeXmpBytes, but the byte order mark in
+ * <?xpacket begin="?"?> is read as a space. It is most packets' only character above U+00FF;
+ * decoded as it is, it makes the whole text a two-byte string, and every name, value,
+ * comparison and map lookup of the parser, and the serializer after it, pay for that. The
+ * instruction's data is not read; one character for one, so offsets in error messages stay.
+ */
+export function decodeXmpForParsing(bytes: Uint8Array): string {
+  return decode(bytes, true);
+}
+
+function decode(bytes: Uint8Array, markAsSpace: boolean): string {
   let encoding = 'utf-8';
   let skip = 0;
   if (hasPrefix(bytes, [0xfe, 0xff])) [encoding, skip] = ['utf-16be', 2];
@@ -69,7 +99,13 @@ export function decodeXmpBytes(bytes: Uint8Array): string {
   let end = bytes.length - ((bytes.length - skip) % unit);
   while (end - unit >= skip && bytes.subarray(end - unit, end).every((byte) => byte === 0)) end -= unit;
   try {
-    return decoder(encoding).decode(bytes.subarray(skip, end));
+    const body = bytes.subarray(skip, end);
+    if (markAsSpace && encoding === 'utf-8') {
+      const mark = xpacketMark(body);
+      if (mark >= 0)
+        return `${decoder(encoding).decode(body.subarray(0, mark))} ${decoder(encoding).decode(body.subarray(mark + 3))}`;
+    }
+    return decoder(encoding).decode(body);
   } catch {
     throw new MetadataError(
       'INVALID_UTF8',
@@ -243,6 +279,14 @@ function isTypedNode(element: XmlElement): boolean {
   );
 }
 
+/** The namespaces the engine looks properties up in (the catalog's, RDF's, XMP's own). */
+const knownNamespaces = new Map(
+  [RDF_NS, XML_NS, XMLNS_NS, XMP_META_NS, XMP_NOTE_NS, ...Object.values(catalogNamespaces)].map((uri) => [
+    uri,
+    uri,
+  ]),
+);
+
 /** More top-level properties than any real file holds; beyond it a packet is refused, not read. */
 export const MAX_XMP_PROPERTIES = 10_000;
 
@@ -258,9 +302,9 @@ function addProperty(packet: XmpPacket, field: XmpField, seen: Set<string>): voi
 
 /** Parses packet text or bytes. Throws MetadataError (INVALID_UTF8, XML_DOCTYPE, INVALID_XML, INVALID_XMP, METADATA_TOO_LARGE). */
 export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
-  const text = typeof input === 'string' ? input : decodeXmpBytes(input);
+  const text = typeof input === 'string' ? input : decodeXmpForParsing(input);
   // Whitespace between elements means nothing in RDF (parseValue reads text only beside no elements).
-  const { root } = parseXml(text, { skipIgnorableWhitespace: true });
+  const { root } = parseXml(text, { skipIgnorableWhitespace: true, namespaces: knownNamespaces });
   const packet = emptyPacket();
   if (root.ns === XMP_META_NS) {
     const toolkit = root.attributes.find(

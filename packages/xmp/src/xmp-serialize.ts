@@ -183,11 +183,31 @@ function xmpPadding(bytes: number): string {
 
 const XPACKET_ID = 'W5M0MpCehiHzreSzNTczkc9d';
 
+const XPACKET_BEGIN = '<?xpacket begin="';
+const BYTE_ORDER_MARK = Buffer.from('\uFEFF', 'utf8');
+
 export function serializeXmpPacket(packet: XmpPacket, options: SerializeOptions = {}): string {
+  return serialize(packet, options, '\uFEFF');
+}
+
+/**
+ * The packet as UTF-8 bytes, the same bytes as `Buffer.from(serializeXmpPacket(...))`. The text
+ * is built without the wrapper's byte order mark, which is put in as bytes: with it the whole
+ * packet would be a two-byte string (most packets have no other character above U+00FF), and
+ * encoding one costs more than encoding a one-byte string.
+ */
+export function serializeXmpPacketBytes(packet: XmpPacket, options: SerializeOptions = {}): Buffer {
+  const bytes = Buffer.from(serialize(packet, options, ''), 'utf8');
+  if (options.wrapper === false) return bytes;
+  const at = XPACKET_BEGIN.length;
+  return Buffer.concat([bytes.subarray(0, at), BYTE_ORDER_MARK, bytes.subarray(at)]);
+}
+
+function serialize(packet: XmpPacket, options: SerializeOptions, byteOrderMark: string): string {
   const prefixes = assignPrefixes(packet);
   const out = new Writer(prefixes);
   const wrapper = options.wrapper ?? true;
-  if (wrapper) out.raw(`<?xpacket begin="\uFEFF" id="${XPACKET_ID}"?>\n`);
+  if (wrapper) out.raw(`${XPACKET_BEGIN}${byteOrderMark}" id="${XPACKET_ID}"?>\n`);
   const toolkit = packet.toolkit ?? options.toolkit ?? DEFAULT_TOOLKIT;
   out.line(0, `<x:xmpmeta xmlns:x="${XMP_META_NS}" x:xmptk="${escapeAttr(toolkit)}">`);
   out.line(1, `<rdf:RDF xmlns:rdf="${RDF_NS}">`);
