@@ -4,8 +4,9 @@ import { type Kysely, sql } from 'kysely';
 // (modules/calendar/month-cache.ts). nextval is outside transactions: it never waits, never
 // deadlocks, and a rolled-back change only costs a needless cache miss. One statement-level
 // trigger per table and kind of change (truncate included); cascaded deletes fire them too. On
-// PostgreSQL the triggers exist as well (one schema) but the month cache is off there.
-const tables = [
+// PostgreSQL the triggers exist as well (one schema) but the month cache is off there. Replaced
+// by 0027's versions, which drops these triggers (by this list) and the sequence.
+export const tables = [
   'calendar_entries',
   'calendars',
   'bookings',

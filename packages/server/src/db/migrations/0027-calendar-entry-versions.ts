@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { tables as counted } from './0026-calendar-change-counter.ts';
 
 // Issue 12: versions for the calendar's entry cache (modules/calendar/month-cache.ts), replacing
 // 0026's one counter. Each entry's `version` advances in the same transaction as every change of
@@ -11,14 +12,7 @@ import { type Kysely, sql } from 'kysely';
 // each entry once.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const table of [
-    'calendar_entries',
-    'calendars',
-    'bookings',
-    'calendar_entry_confirmations',
-    'users',
-    'team_members',
-  ])
+  for (const table of counted)
     await sql`drop trigger ${sql.id(`${table}_calendar_changed`)} on ${sql.table(table)}`.execute(db);
   await sql`
     drop function calendar_changed();

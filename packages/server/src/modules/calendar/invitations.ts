@@ -45,7 +45,7 @@ export async function suggestEntries(
       member.teamId,
       entries.map((e) => e.id),
     );
-    if (locked.length !== entries.length) throw new AppError('NotFound', 'Unknown calendar entry');
+    if (locked.length !== entries.length) throw new AppError('NotFound', 'Unknown event');
     for (const entry of entries) {
       for (const user of users) {
         if (!user) continue;
