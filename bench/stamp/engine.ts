@@ -6,29 +6,15 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { JpegMetadata } from '../../packages/xmp/src/jpeg.ts';
-import { rewriteJpeg } from '../../packages/xmp/src/jpeg.ts';
 import { stampSegments } from '../../packages/xmp/src/stamp-segments.ts';
+import { images, jpegMetadataOf, option, textOption } from './common.ts';
 import { template } from './fields.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const images = path.resolve(here, '../../../shared/data/images');
-const option = (name: string, fallback: string): string => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;
-};
-const image = option('image', 'IPTC-PhotometadataRef-Std2025.1.jpg');
-const calls = Number(option('calls', '2000'));
-const warmup = Number(option('warmup', '500'));
+const image = textOption('image', 'IPTC-PhotometadataRef-Std2025.1.jpg');
+const calls = option('calls', 2000);
+const warmup = option('warmup', 500);
 
-let meta: JpegMetadata | undefined;
-await rewriteJpeg([readFileSync(path.join(images, image))], { write: () => undefined }, (found) => {
-  meta = found;
-  return [];
-});
-if (!meta) throw new Error('no metadata');
-const head = meta;
+const head = await jpegMetadataOf(readFileSync(path.join(images, image)));
 const run = () => stampSegments(head, template, { filename: 'in.jpg' });
 for (let i = 0; i < warmup; i++) run();
 const cpu = process.cpuUsage();

@@ -26,30 +26,19 @@ import {
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { stampJpeg, stampJpegFile } from '@photorelay/xmp/index';
 import { ExifTool, type WriteTags } from 'exiftool-vendored';
+import { images, median, option } from './common.ts';
 import { exiftoolTags, template } from './fields.ts';
 import { makeFrame, metadataHead, standardTables, writeSyntheticJpeg } from './synthetic-jpeg.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const images = path.resolve(here, '../../../shared/data/images');
-const option = (name: string, fallback: number): number => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-};
 const rounds = option('rounds', 15);
 const warmup = option('warmup', 200);
 const exiftoolRounds = option('exiftool-rounds', 5);
 const MB = 1024 * 1024;
 const copy = promisify(copyFile);
 const pairOnly = process.argv.includes('--pair');
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 /** Wall time and the process's CPU time (user + system, all threads) in ms: on a loaded machine the CPU time is the steadier figure. */
 async function time(run: () => Promise<unknown>): Promise<[number, number, number]> {

@@ -13,6 +13,7 @@
 //   - the engine alone on that head, in memory (stampSegments; bench/stamp/engine.ts).
 // Usage: npx tsx bench/stamp/floor.ts [--mb 5] [--rounds 101] [--warmup 200]
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import {
   closeSync,
   existsSync,
@@ -20,7 +21,6 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
-  readSync,
   rmSync,
   writeFileSync,
   writeSync,
@@ -29,21 +29,13 @@ import { copyFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { stampJpegFile } from '@photorelay/xmp/index';
-import type { JpegMetadata } from '../../packages/xmp/src/jpeg.ts';
-import { rewriteJpeg } from '../../packages/xmp/src/jpeg.ts';
 import { stampSegments } from '../../packages/xmp/src/stamp-segments.ts';
+import { images, jpegMetadataOf, median, option } from './common.ts';
 import { template } from './fields.ts';
 import { makeFrame, metadataHead, standardTables, writeSyntheticJpeg } from './synthetic-jpeg.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const images = path.resolve(here, '../../../shared/data/images');
-const option = (name: string, fallback: number): number => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-};
 const MB = 1024 * 1024;
 const size = option('mb', 5) * MB;
 const rounds = option('rounds', 101);
@@ -101,8 +93,24 @@ function buildAddon(dir: string): CopyRange | undefined {
   }
 }
 
-const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[values.length >> 1] ?? Number.NaN;
+/**
+ * The image data after `skip` bytes of `file` moved into `out` behind `head` (a head of another
+ * length), in blocks through user space, as the stamp thread moves it. Self-contained: the worker
+ * below runs its source.
+ */
+function moveShifted(io: typeof fs, file: string, out: string, head: Buffer, skip: number, block: Buffer) {
+  const input = io.openSync(file, 'r');
+  const total = io.fstatSync(input).size;
+  const output = io.openSync(out, 'w');
+  io.writeSync(output, head);
+  for (let at = skip; at < total; ) {
+    const n = io.readSync(input, block, 0, Math.min(block.length, total - at), at);
+    for (let done = 0; done < n; ) done += io.writeSync(output, block, done, n - done);
+    at += n;
+  }
+  io.closeSync(output);
+  io.closeSync(input);
+}
 
 const dir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'photorelay-bench-floor-'));
 try {
@@ -116,38 +124,18 @@ try {
   const headLength = 40_000; // about what the stamped reference head takes
   const head = Buffer.alloc(headLength + 1000, 0x20);
   const block = Buffer.allocUnsafe(BLOCK);
-  /** The image data moved as the stamp thread moves it, after writing a head of another length. */
-  const userSpace = () => {
-    const input = openSync(file, 'r');
-    const total = fstatSync(input).size;
-    const output = openSync(out, 'w');
-    writeSync(output, head, 0, headLength + 1000);
-    for (let at = headLength; at < total; ) {
-      const n = readSync(input, block, 0, Math.min(BLOCK, total - at), at);
-      for (let done = 0; done < n; ) done += writeSync(output, block, done, n - done);
-      at += n;
-    }
-    closeSync(output);
-    closeSync(input);
-  };
-  // The same copy on a worker thread, one message there and one back per file (as the stamp thread gets its files).
+  const userSpace = () => moveShifted(fs, file, out, head, headLength, block);
+  // The same copy on a worker thread, one message there and one back per file (as the stamp
+  // thread gets its files): the very function above, sent as source (it uses nothing but its
+  // arguments).
   const worker = new Worker(
     `const { parentPort } = require('node:worker_threads');
-     const { openSync, fstatSync, readSync, writeSync, closeSync } = require('node:fs');
+     const fs = require('node:fs');
+     const moveShifted = ${moveShifted.toString()};
      const block = Buffer.allocUnsafe(${BLOCK});
-     const head = Buffer.alloc(${headLength + 1000}, 0x20);
+     const head = Buffer.alloc(${head.length}, 0x20);
      parentPort.on('message', ({ file, out }) => {
-       const input = openSync(file, 'r');
-       const total = fstatSync(input).size;
-       const output = openSync(out, 'w');
-       writeSync(output, head);
-       for (let at = ${headLength}; at < total; ) {
-         const n = readSync(input, block, 0, Math.min(${BLOCK}, total - at), at);
-         for (let done = 0; done < n; ) done += writeSync(output, block, done, n - done);
-         at += n;
-       }
-       closeSync(output);
-       closeSync(input);
+       moveShifted(fs, file, out, head, ${headLength}, block);
        parentPort.postMessage(0);
      });`,
     { eval: true },
@@ -169,12 +157,7 @@ try {
         closeSync(input);
       }
     : undefined;
-  let meta: JpegMetadata | undefined;
-  await rewriteJpeg([sample], { write: () => undefined }, (found) => {
-    meta = found;
-    return [];
-  });
-  const found = meta as JpegMetadata;
+  const found = await jpegMetadataOf(sample);
   const empty = { modes: {}, values: [] };
   const methods: Record<string, () => unknown> = {
     'fs.copyFile': () => copyFile(file, out),

@@ -16,19 +16,12 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import { stampJpeg } from '@photorelay/xmp/index';
 import { ExifTool, type WriteTags } from 'exiftool-vendored';
+import { images, median, option } from './common.ts';
 import { exiftoolTags, template } from './fields.ts';
 import { makeFrame, metadataHead, standardTables, writeSyntheticJpeg } from './synthetic-jpeg.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const images = path.resolve(here, '../../../shared/data/images');
-
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
 const fileCount = option('files', 200);
 const exiftoolCount = Math.min(fileCount, option('exiftool-files', 40));
 const rounds = option('rounds', 3);
@@ -108,11 +101,6 @@ function table(rows: Array<[string, FileTiming[]]>): void {
     }
   }
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(baseDir, 'photorelay-bench-stamp-'));
