@@ -1,5 +1,6 @@
 import path from 'node:path/posix';
 import type { DestinationPool } from '../adapters/destinations/pool.ts';
+import { blobSha256 } from '../adapters/storage/blob-store.ts';
 import type { AppContext } from '../context.ts';
 import { decryptSecret } from '../crypto/secrets.ts';
 import { destinationGoneReasons } from './end-waiting.ts';
@@ -50,6 +51,9 @@ export async function deliverToServer(
  * scripts and destinations apply). Recording it and finishing this job is one transaction.
  */
 export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerId: string, started: number) {
+  // The destination's upload carries the file's hash (its duplicate check); a stamped file has
+  // none yet (stamping.ts).
+  const sha256 = job.processedSha256 ?? (await blobSha256(ctx.blobs, job.processedBlobKey));
   const blobKey = await ctx.blobs.duplicate(job.processedBlobKey);
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -58,7 +62,7 @@ export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerI
         // Under the name a script gave it (file.name), in the camera's folder.
         path: path.dirname(job.path) === '.' ? job.filename : `${path.dirname(job.path)}/${job.filename}`,
         size: job.processedSize,
-        sha256: job.processedSha256,
+        sha256,
         blobKey,
         protocol: 'project',
         remoteAddress: null,

@@ -44,7 +44,7 @@ async function stampUpload(
   return {
     blobKey: stamped.blobKey,
     size: stamped.size,
-    sha256: stamped.sha256,
+    sha256: null,
     detail: {
       metadata: {
         applied: active,

@@ -13,7 +13,8 @@ export interface UploadToProcess {
 export interface ProcessedFile {
   blobKey: string;
   size: number;
-  sha256: string;
+  /** Null for a file a step wrote (not hashed: read when a delivery to a project needs it). */
+  sha256: string | null;
   /** Shown in the job detail: warnings, unknown variables, what was applied. */
   detail: Record<string, unknown>;
   /** The name to deliver under, when a step (a script's file.name) changed it. */

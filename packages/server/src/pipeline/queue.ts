@@ -47,7 +47,7 @@ export const extendUploadLease = (db: Db, id: number, leaseSeconds: number) =>
 export const markProcessed = (
   db: Db,
   id: number,
-  file: { blobKey: string; size: number; sha256: string; detail: unknown; filename?: string },
+  file: { blobKey: string; size: number; sha256: string | null; detail: unknown; filename?: string },
 ) =>
   db
     .updateTable('uploads')
@@ -81,7 +81,8 @@ export interface ClaimedJob {
   blobKey: string;
   processedBlobKey: string;
   processedSize: number;
-  processedSha256: string;
+  /** Null when a processing step wrote the file (delivery.ts reads the hash if it needs it). */
+  processedSha256: string | null;
   /** An FTP server job's server as it is now: null once the server was deleted. */
   server: ServerDestination | null;
 }
@@ -119,7 +120,7 @@ interface ClaimedJobRow {
   blob_key: string;
   processed_blob_key: string;
   processed_size: number | string;
-  processed_sha256: string;
+  processed_sha256: string | null;
   server: {
     id: number;
     protocol: 'ftp' | 'ftps' | 'sftp';

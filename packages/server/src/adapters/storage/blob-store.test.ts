@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLocalBlobStore, SizeLimitError } from './blob-store.ts';
+import { blobSha256, createLocalBlobStore, SizeLimitError } from './blob-store.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-blobs-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -80,7 +80,7 @@ test('a blob from a file a tool writes, with the size and hash it reports; nothi
     }),
     /tool failed/,
   );
-  // A size that does not match the file, or no hash, would be stored wrong: refused.
+  // A size that does not match the file would be stored wrong: refused.
   await assert.rejects(
     store.writeFile(async (file) => {
       fs.writeFileSync(file, data.subarray(0, 20));
@@ -88,12 +88,12 @@ test('a blob from a file a tool writes, with the size and hash it reports; nothi
     }),
     /20 bytes, the writer reported 10/,
   );
-  await assert.rejects(
-    store.writeFile(async (file) => {
-      fs.writeFileSync(file, data.subarray(0, 20));
-      return { size: 20 };
-    }),
-    /no hash/,
-  );
   assert.deepEqual(tmpFiles(), []);
+  // A writer that took no hash: none is stored, and blobSha256 reads it from the blob.
+  const unhashed = await store.writeFile(async (file) => {
+    fs.writeFileSync(file, data.subarray(0, 20));
+    return { size: 20 };
+  });
+  assert.equal(unhashed.sha256, null);
+  assert.equal(await blobSha256(store, unhashed.key), sha(data.subarray(0, 20)));
 });

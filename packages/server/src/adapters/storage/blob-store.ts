@@ -14,13 +14,14 @@ export interface BlobStore {
   ): Promise<{ key: string; size: number; sha256: string }>;
   /**
    * A new blob from a file that `fill` writes at the path it is given (a tool that writes a path:
-   * the stamper, which is faster on files than through streams). `fill` returns the size and
-   * SHA-256 (hex) of what it wrote, taken on the way (no second read); the size is checked
-   * against the file. Flushed to disk before it resolves; when `fill` fails nothing is kept.
+   * the stamper, which is faster on files than through streams). `fill` returns the size of what
+   * it wrote, checked against the file, and the SHA-256 (hex) if it took one on the way (null
+   * otherwise: `blobSha256` reads it when someone needs it). Flushed to disk before it resolves;
+   * when `fill` fails nothing is kept.
    */
   writeFile<T extends { size: number; sha256?: string }>(
     fill: (file: string) => Promise<T>,
-  ): Promise<{ key: string; size: number; sha256: string; result: T }>;
+  ): Promise<{ key: string; size: number; sha256: string | null; result: T }>;
   /** Streams a blob, or the bytes `start` to `end` (inclusive) of it. */
   read(key: string, range?: { start: number; end: number }): Readable;
   /**
@@ -34,6 +35,13 @@ export interface BlobStore {
   duplicate(key: string): Promise<string>;
   remove(key: string): Promise<void>;
   size(key: string): Promise<number>;
+}
+
+/** The SHA-256 (hex) of a blob, read once. */
+export async function blobSha256(blobs: BlobStore, key: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of blobs.read(key)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 export class SizeLimitError extends Error {
@@ -88,15 +96,15 @@ export function createLocalBlobStore(root: string): BlobStore {
         const result = await fill(tmp);
         const handle = await fsp.open(tmp, 'r+');
         try {
-          // A writer that miscounted would leave a wrong size and hash behind.
+          // A writer that miscounted would leave a wrong size behind.
           const { size } = await handle.stat();
-          if (size !== result.size || result.sha256 === undefined)
-            throw new Error(`blob file has ${size} bytes, the writer reported ${result.size} and no hash`);
+          if (size !== result.size)
+            throw new Error(`blob file has ${size} bytes, the writer reported ${result.size}`);
           await handle.sync();
         } finally {
           await handle.close();
         }
-        return { key: await keep(tmp), size: result.size, sha256: result.sha256, result };
+        return { key: await keep(tmp), size: result.size, sha256: result.sha256 ?? null, result };
       } catch (error) {
         await fsp.rm(tmp, { force: true });
         throw error;

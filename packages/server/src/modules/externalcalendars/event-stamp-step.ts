@@ -72,7 +72,7 @@ async function stampEvent(
     ...current,
     blobKey: stamped.blobKey,
     size: stamped.size,
-    sha256: stamped.sha256,
+    sha256: null,
     detail: { eventStamp: detail },
   };
 }

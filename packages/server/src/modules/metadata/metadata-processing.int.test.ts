@@ -384,6 +384,30 @@ describe('upload pipeline', () => {
     assert.deepEqual(partials, [], 'no partial stamped file is left behind');
   });
 
+  test('a stamped file is hashed only when it enters another project, with the hash of its bytes', async () => {
+    const team = await makeTeam(server);
+    const id = await createProject(server, team, 'Stamped here');
+    const target = await createProject(server, team, 'Hashed there');
+    const linked = await team.owner.client.post(
+      `/api/${team.teamUuid}/project/${id}/destinationproject/${target}`,
+    );
+    assert.equal(linked.status, 200);
+    await setTemplate(team.owner.client, team, id, [['headline', 'Hashed later']], [['headline', 'replace']]);
+    const image = readImage('exiftool-IPTC.jpg');
+    await ftpUpload(team, id, [['hashed.jpg', image]]);
+    const stamped = (await processedUploads(server, id, 1)).get('hashed.jpg');
+    assert.ok(stamped?.processed_blob_key);
+    assert.notEqual(stamped.processed_blob_key, stamped.blob_key);
+    assert.equal(stamped.processed_sha256, null, 'stamping takes no hash');
+    const arrived = (await processedUploads(server, target, 1)).get('hashed.jpg');
+    assert.ok(arrived);
+    const chunks: Buffer[] = [];
+    for await (const chunk of server.running.ctx.blobs.read(arrived.blob_key)) chunks.push(chunk as Buffer);
+    const bytes = Buffer.concat(chunks);
+    assert.notEqual(sha(bytes), sha(image), 'the stamped file, not the original');
+    assert.equal(arrived.sha256, sha(bytes));
+  });
+
   test('a project without metadata passes files unchanged', async () => {
     const team = await makeTeam(server);
     const id = await createProject(server, team);

@@ -86,7 +86,6 @@ export async function loadStampOptions(
 export interface StampedBlob {
   blobKey: string;
   size: number;
-  sha256: string;
   warnings: string[];
   unknownVariables: string[];
 }
@@ -107,18 +106,15 @@ export async function stampBlob(
     ctx.blobs.writeFile((file) =>
       // On a stamp thread: the engine's work within STAMP_TIME_LIMIT_MS (a file over it is
       // delivered unstamped or held like any file that cannot be stamped, issue 15), then the
-      // image data copied and hashed there, off the event loop.
-      stampJpegFile(source, file, template, {
-        timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS,
-        ...options,
-        sha256: true,
-      }),
+      // image data copied there, off the event loop. Not hashed: only a delivery to another
+      // project needs the new file's SHA-256, and reads it then (delivery.ts); hashing here cost
+      // as much CPU as the copy.
+      stampJpegFile(source, file, template, { timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS, ...options }),
     ),
   );
   return {
     blobKey: stamped.key,
     size: stamped.size,
-    sha256: stamped.sha256,
     warnings: stamped.result.warnings,
     unknownVariables: stamped.result.unknownVariables,
   };

@@ -199,13 +199,13 @@ export async function runScripts(
     });
   const output: ScriptOutput = parsed.data;
   const log = [...output.log];
-  let file = { blobKey: current.blobKey, size: current.size, sha256: current.sha256 };
+  let file: Pick<ProcessedFile, 'blobKey' | 'size' | 'sha256'> = current;
   const template = changesAsTemplate(before, output);
   if (template && !jpeg) log.push('metadata changes ignored: not a JPEG');
   else if (template) {
     try {
       const stamped = await stampBlob(ctx, current.blobKey, template, {});
-      file = { blobKey: stamped.blobKey, size: stamped.size, sha256: stamped.sha256 };
+      file = { blobKey: stamped.blobKey, size: stamped.size, sha256: null };
     } catch (error) {
       throw new ProcessingStopped(
         `Script error: the changed metadata could not be written: ${(error as Error).message}`,
