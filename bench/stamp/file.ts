@@ -84,6 +84,9 @@ try {
       // The whole file on a stamp thread (the engine within a time limit, synchronous I/O there).
       'stampJpegFile, stamp thread': () =>
         stampJpegFile(file, out, template, { filename: 'in.jpg', timeLimitMs: 10_000 }),
+      // The same with the image data through user space (where the kernel cannot copy, or before session 10).
+      'stampJpegFile, stamp thread, no kernel copy': () =>
+        stampJpegFile(file, out, template, { filename: 'in.jpg', timeLimitMs: 10_000, kernelCopy: false }),
     };
     if (!pairOnly) {
       // stampBlob now: the whole file on a stamp thread, SHA-256 of the bytes on the way (any new blob pays it).
