@@ -7,7 +7,14 @@
 import { createRequire } from 'node:module';
 
 /** copy_file_range(fd_in, &off_in, fd_out, NULL, len, 0) */
-type CopyFileRange = (input: number, from: [number], output: number, to: null, length: number, flags: 0) => number;
+type CopyFileRange = (
+  input: number,
+  from: [number],
+  output: number,
+  to: null,
+  length: number,
+  flags: 0,
+) => number;
 
 interface Koffi {
   load(path: string): { func(signature: string): unknown };
