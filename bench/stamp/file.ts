@@ -98,8 +98,11 @@ try {
       Object.keys(methods).map((name) => [name, []]),
     );
     for (const run of Object.values(methods)) for (let i = 0; i < warmup; i++) await run();
+    // Every other round in reverse order, so no method always follows the same one.
+    const entries = Object.entries(methods);
     for (let round = 0; round < rounds; round++)
-      for (const [name, run] of Object.entries(methods)) times[name]?.push(await time(run));
+      for (const [name, run] of round % 2 ? [...entries].reverse() : entries)
+        times[name]?.push(await time(run));
     const exiftoolTimes: Array<[number, number, number]> = [];
     const exiftoolOut = (n: number) => path.join(dir, `exiftool-${target}-${n}.jpg`);
     if (!pairOnly)
