@@ -4,9 +4,10 @@
 // Goal: stampJpegFile at most 1.5x copyFile. The load average and whether libuv does file I/O
 // through io_uring (Node 20's default; UV_USE_IO_URING=0 turns it off) are printed with the figures.
 // Usage: npx tsx bench/stamp/file.ts [--rounds 15] [--exiftool-rounds 5] [--warmup 200] [--pair]
-//   --pair: only fs.copyFile and stampJpegFile (on the caller's thread and on a stamp thread, as
-//   the server calls it), so that garbage and background GC of the stream method do not land in
-//   their CPU figures.
+//   --pair: only fs.copyFile and stampJpegFile (on the caller's thread, and on a stamp thread with
+//   the image data moved by the kernel and through user space; the server's call also hashes, a
+//   row of the full run), so that garbage and background GC of the stream method do not land in
+//   their CPU figures. Methods run in reverse order every other round.
 //   --warmup: calls of each method before measuring; with 3 the engine was still being compiled
 //   during the 5 MB rounds (CPU 13.4 against 9.5 ms with 50, same load), and with 30-60 V8's
 //   helper threads still spent ~1.3 ms per file compiling (0.3 ms after 600 files): 200 by

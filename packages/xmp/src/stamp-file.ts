@@ -4,7 +4,8 @@
 // the new metadata, each further one while the previous one is written). With a time limit the
 // whole file is stamped on a stamp thread with synchronous reads and writes: no thread-pool round
 // trip per block, and none of libuv's io_uring, whose polling thread doubles the CPU time of file
-// I/O on a busy machine (issue 15, bench/README.md "Stamping itself").
+// I/O on a busy machine (issue 15, bench/README.md "Stamping itself"). There the image data after
+// the head block is moved by the kernel (copy_file_range, kernel-copy.ts) where it can be.
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
