@@ -44,7 +44,7 @@ describe('kernel copy', () => {
     assert.equal(kernelCopyAvailable(), true);
   });
 
-  it('copies from an offset to the output position, stops where the input ends, falls back for a pipe', {
+  it('copies from an offset to the output position, stops where the input ends, falls back for a pipe, names other failures', {
     skip: !linux && 'Linux only',
   }, () => {
     const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) & 0xff));
@@ -74,11 +74,18 @@ describe('kernel copy', () => {
     execFileSync('mkfifo', [fifo]);
     const pipe = openSync(fifo, 'r+');
     const again = openSync(source, 'r');
+    const readOnly = openSync(target, 'r');
     try {
       assert.equal(copyRange(again, 0, pipe, 10), undefined);
+      // Any other failure is an error named as Node names them (an output opened for reading).
+      assert.throws(
+        () => copyRange(again, 0, readOnly, 10),
+        (error: Error & { code?: string }) => error.code === 'EBADF' && /copy_file_range/.test(error.message),
+      );
     } finally {
       closeSync(pipe);
       closeSync(again);
+      closeSync(readOnly);
     }
   });
 

@@ -5,6 +5,7 @@
 // copy instead of a read and a write per block (issue 15, bench/README.md "Stamping, session 10").
 // Synchronous: for a stamp thread, never the caller's event loop.
 import { createRequire } from 'node:module';
+import { constants } from 'node:os';
 
 /** copy_file_range(fd_in, &off_in, fd_out, NULL, len, 0) */
 type CopyFileRange = (
@@ -21,13 +22,11 @@ interface Koffi {
   errno(): number;
 }
 
-const EINTR = 4;
-const EXDEV = 18;
-const EINVAL = 22;
-const ENOSYS = 38;
-const EOPNOTSUPP = 95;
+const { EINTR, EXDEV, EINVAL, ENOSYS, EOPNOTSUPP } = constants.errno;
 /** The kernel cannot copy between these two files (other file systems, pipes, old kernels): copy in user space. */
 const UNSUPPORTED = new Set([EXDEV, EINVAL, ENOSYS, EOPNOTSUPP]);
+
+const errnoNames = new Map(Object.entries(constants.errno).map(([name, value]) => [value, name]));
 
 let loaded: { copy: CopyFileRange; errno: () => number } | null | undefined;
 
@@ -72,7 +71,9 @@ export function copyRange(input: number, from: number, output: number, length: n
     const errno = call.errno();
     if (errno === EINTR) continue;
     if (done === 0 && UNSUPPORTED.has(errno)) return undefined;
-    throw Object.assign(new Error(`copy_file_range failed (errno ${errno}) after ${done} bytes`), { errno });
+    // Named as Node names errors (ENOSPC, EIO, ...), so callers and logs read it like any I/O error.
+    const code = errnoNames.get(errno) ?? `errno ${errno}`;
+    throw Object.assign(new Error(`${code}: copy_file_range failed after ${done} bytes`), { code, errno });
   }
   return done;
 }
