@@ -3,16 +3,15 @@
 //   - fs.copyFile: the kernel copies (copy_file_range), the goal's yardstick;
 //   - the data through user space: readSync/writeSync in 128 KB blocks with the head shifted, as
 //     the stamp thread moves the image data (the floor of any stamping written in JavaScript);
-//   - the data by the kernel at an offset: copy_file_range(in, offset, out, offset') through a
-//     30-line N-API addon built here with gcc (Node has no offset-aware copy_file_range or
-//     sendfile); the row is left out when no compiler or Node headers are found. Not used by the
-//     product: it shows what a native copy would save;
+//   - the data by the kernel at an offset: copy_file_range(in, offset, out) as the stamp thread
+//     calls it since session 10 (packages/xmp/src/kernel-copy.ts, through koffi; Node has no
+//     offset-aware copy_file_range or sendfile); the row is left out where it is not available;
 //   - stampJpegFile on a stamp thread with an empty template on a file without metadata (the
 //     plumbing: thread hop, messages, segment reading, writes);
-//   - the same on the benchmark's file (IPTC reference head, 25-field template), as the server stamps;
+//   - the same on the benchmark's file (IPTC reference head, 25-field template), as the server stamps,
+//     with the image data moved by the kernel and, for comparison, through user space;
 //   - the engine alone on that head, in memory (stampSegments; bench/stamp/engine.ts).
 // Usage: npx tsx bench/stamp/floor.ts [--mb 5] [--rounds 101] [--warmup 200]
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import {
   closeSync,
@@ -22,15 +21,14 @@ import {
   openSync,
   readFileSync,
   rmSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { stampJpegFile } from '@photorelay/xmp/index';
+import { copyRange, kernelCopyAvailable } from '../../packages/xmp/src/kernel-copy.ts';
 import { stampSegments } from '../../packages/xmp/src/stamp-segments.ts';
 import { images, jpegMetadataOf, median, option } from './common.ts';
 import { template } from './fields.ts';
@@ -41,57 +39,6 @@ const size = option('mb', 5) * MB;
 const rounds = option('rounds', 101);
 const warmup = option('warmup', 200);
 const BLOCK = 128 * 1024;
-
-const addonSource = `#define _GNU_SOURCE
-#include <node_api.h>
-#include <errno.h>
-#include <string.h>
-#include <unistd.h>
-static napi_value copy_range(napi_env env, napi_callback_info info) {
-  size_t argc = 5; napi_value argv[5];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  int32_t in, out; int64_t from, to, length, done = 0;
-  napi_get_value_int32(env, argv[0], &in); napi_get_value_int64(env, argv[1], &from);
-  napi_get_value_int32(env, argv[2], &out); napi_get_value_int64(env, argv[3], &to);
-  napi_get_value_int64(env, argv[4], &length);
-  __off64_t a = from, b = to;
-  while (done < length) {
-    ssize_t n = copy_file_range(in, &a, out, &b, (size_t)(length - done), 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) { napi_throw_error(env, NULL, strerror(errno)); return NULL; }
-    if (n == 0) break;
-    done += n;
-  }
-  napi_value result; napi_create_int64(env, done, &result); return result;
-}
-NAPI_MODULE_INIT() {
-  napi_value fn;
-  napi_create_function(env, "copyRange", NAPI_AUTO_LENGTH, copy_range, NULL, &fn);
-  napi_set_named_property(env, exports, "copyRange", fn);
-  return exports;
-}
-`;
-type CopyRange = (input: number, from: number, output: number, to: number, length: number) => number;
-
-/** The addon, built in `dir`; undefined when there is no compiler or no Node headers. */
-function buildAddon(dir: string): CopyRange | undefined {
-  const headers = path.resolve(path.dirname(process.execPath), '../include/node');
-  if (!existsSync(path.join(headers, 'node_api.h'))) return undefined;
-  try {
-    writeFileSync(path.join(dir, 'copy-range.c'), addonSource);
-    const built = path.join(dir, 'copy-range.node');
-    execFileSync(
-      'gcc',
-      ['-O2', '-shared', '-fPIC', `-I${headers}`, '-o', built, path.join(dir, 'copy-range.c')],
-      {
-        stdio: 'ignore',
-      },
-    );
-    return (createRequire(import.meta.url)(built) as { copyRange: CopyRange }).copyRange;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The image data after `skip` bytes of `file` moved into `out` behind `head` (a head of another
@@ -145,14 +92,13 @@ try {
       worker.once('message', resolve);
       worker.postMessage({ file, out });
     });
-  const copyRange = buildAddon(dir);
-  const byKernel = copyRange
+  const byKernel = kernelCopyAvailable()
     ? () => {
         const input = openSync(file, 'r');
         const total = fstatSync(input).size;
         const output = openSync(out, 'w');
         writeSync(output, head, 0, headLength + 1000);
-        copyRange(input, headLength, output, headLength + 1000, total - headLength);
+        copyRange(input, headLength, output, total - headLength);
         closeSync(output);
         closeSync(input);
       }
@@ -163,11 +109,13 @@ try {
     'fs.copyFile': () => copyFile(file, out),
     'data through user space (128 KB readSync/writeSync)': userSpace,
     'data through user space on a worker thread (a message each way)': onWorker,
-    ...(byKernel ? { 'data by the kernel at an offset (copy_file_range, addon)': byKernel } : {}),
+    ...(byKernel ? { 'data by the kernel at an offset (copy_file_range through koffi)': byKernel } : {}),
     'stamp thread, no metadata, empty template (plumbing)': () =>
       stampJpegFile(bare, out, empty, { timeLimitMs: 10_000 }),
     'stamp thread, reference head, 25 fields (server)': () =>
       stampJpegFile(file, out, template, { filename: 'in.jpg', timeLimitMs: 10_000 }),
+    'the same, image data through user space (kernelCopy: false)': () =>
+      stampJpegFile(file, out, template, { filename: 'in.jpg', timeLimitMs: 10_000, kernelCopy: false }),
     'engine alone on the reference head, in memory': () =>
       stampSegments(found, template, { filename: 'in.jpg' }),
   };
@@ -196,7 +144,7 @@ try {
     );
   }
   await worker.terminate();
-  if (!byKernel) console.log('\n(no kernel-copy row: gcc or the Node headers were not found)');
+  if (!byKernel) console.log('\n(no kernel-copy row: copy_file_range through koffi is not available here)');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -112,6 +112,14 @@ export class ChunkReader {
     return out;
   }
 
+  /** What is left of the chunk at hand (maybe nothing), without reading further. */
+  takeBuffered(): Buffer {
+    const out = this.chunk.subarray(this.offset);
+    this.offset = this.chunk.length;
+    this.position += out.length;
+    return out;
+  }
+
   /** Stops the source (destroys a Readable) when the caller needs no more bytes. */
   async close(): Promise<void> {
     if (!this.ended) {
@@ -124,6 +132,12 @@ export class ChunkReader {
 export interface ByteSink {
   /** Returns a promise only when the caller must wait (backpressure), so hot loops avoid awaits. */
   write(bytes: Buffer): Promise<void> | undefined;
+  /**
+   * Copies the source from `position` (a file offset) to its end straight into the output after
+   * what was written, without the bytes passing through here (a kernel copy); false when it cannot
+   * (nothing was copied): the caller copies them itself.
+   */
+  copyRest?(position: number): boolean;
 }
 
 /** Writes to a Node Writable, waiting for 'drain' when its buffer is full. */

@@ -156,6 +156,13 @@ export async function rewriteJpeg(
     await sink.write(encodeSegment(SOS, sos.payload));
     const scanner = new EoiScanner();
     scanner.found = endsWithEoi;
+    // A file known to end in EOI needs no look at its image data: the sink may copy it unseen.
+    if (endsWithEoi && sink.copyRest) {
+      const buffered = reader.takeBuffered();
+      const backpressure = buffered.length > 0 ? sink.write(buffered) : undefined;
+      if (backpressure) await backpressure;
+      if (sink.copyRest(reader.position)) return collector.meta;
+    }
     for (let chunk = await reader.nextChunk(); chunk; chunk = await reader.nextChunk()) {
       if (!scanner.found) scanner.feed(chunk);
       const backpressure = sink.write(chunk);

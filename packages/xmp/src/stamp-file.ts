@@ -4,11 +4,13 @@
 // the new metadata, each further one while the previous one is written). With a time limit the
 // whole file is stamped on a stamp thread with synchronous reads and writes: no thread-pool round
 // trip per block, and none of libuv's io_uring, whose polling thread doubles the CPU time of file
-// I/O on a busy machine (issue 15, bench/README.md "Stamping itself").
+// I/O on a busy machine (issue 15, bench/README.md "Stamping itself"). There the image data after
+// the head block is moved by the kernel (copy_file_range, kernel-copy.ts) where it can be.
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import type { ByteSink } from './byte-stream.ts';
+import { copyRange } from './kernel-copy.ts';
 import type { StampOptions, StampResult } from './stamp.ts';
 import { stampWith } from './stamp.ts';
 import { stampFileOnThread } from './stamp-threads.ts';
@@ -17,6 +19,12 @@ import type { Template } from './template.ts';
 export interface FileStampOptions extends StampOptions {
   /** Also return the SHA-256 of the written file, computed on the way (no second read). */
   sha256?: boolean;
+  /**
+   * On a stamp thread, the image data after the head is moved by the kernel (copy_file_range)
+   * where it can be: a file that ends in EOI, no SHA-256 asked for, Linux, a file system that
+   * supports it; otherwise, or with `false`, in blocks through user space. Same bytes either way.
+   */
+  kernelCopy?: boolean;
 }
 
 export interface FileStampResult extends StampResult {
@@ -158,7 +166,18 @@ class SyncFileSink implements CountingSink {
   constructor(
     private readonly fd: number,
     private readonly hash?: Hash,
+    /** The input, when the rest of it may be copied by the kernel. */
+    private readonly input?: { fd: number; size: number },
   ) {}
+
+  copyRest(position: number): boolean {
+    if (!this.input || this.hash) return false;
+    this.flush();
+    const copied = copyRange(this.input.fd, position, this.fd, this.input.size - position);
+    if (copied === undefined) return false;
+    this.size += copied;
+    return true;
+  }
 
   write(bytes: Buffer): undefined {
     this.hash?.update(bytes);
@@ -189,7 +208,8 @@ interface FileIo<F> {
   size(file: F): number | Promise<number>;
   read(file: F, buffer: Buffer, length: number, position: number): unknown;
   blocks(file: F, size: number, buffers: readonly Buffer[]): AsyncIterable<Buffer> | Iterable<Buffer>;
-  sink(file: F, hash?: Hash): CountingSink;
+  /** `input` is given when the sink may copy the rest of it by the kernel. */
+  sink(file: F, hash?: Hash, input?: { file: F; size: number }): CountingSink;
   close(file: F): unknown;
   unlink(path: string): unknown;
   /** Resolves once no read started by blocks() is in flight (its buffers may be reused). */
@@ -217,7 +237,7 @@ const syncIo: FileIo<number> = {
   size: (fd) => fstatSync(fd).size,
   read: (fd, buffer, length, position) => readSync(fd, buffer, 0, length, position),
   blocks: syncBlocks,
-  sink: (fd, hash) => new SyncFileSink(fd, hash),
+  sink: (fd, hash, input) => new SyncFileSink(fd, hash, input && { fd: input.file, size: input.size }),
   close: (fd) => closeSync(fd),
   unlink: (path) => unlinkSync(path),
   settled: () => undefined,
@@ -239,7 +259,7 @@ async function stampFileWith<F>(
   inputPath: string,
   outputPath: string,
   template: Template,
-  { sha256, ...options }: Omit<FileStampOptions, 'timeLimitMs'>,
+  { sha256, kernelCopy = true, ...options }: Omit<FileStampOptions, 'timeLimitMs'>,
   built?: () => void,
 ): Promise<FileStampResult> {
   const input = await io.open(inputPath, 'r');
@@ -251,7 +271,7 @@ async function stampFileWith<F>(
     await io.read(input, tail, 2, Math.max(0, size - 2));
     output = await io.open(outputPath, 'w');
     const hash = sha256 ? createHash('sha256') : undefined;
-    const sink = io.sink(output, hash);
+    const sink = io.sink(output, hash, kernelCopy ? { file: input, size } : undefined);
     const result = await stampWith(
       io.blocks(input, size, buffers),
       sink,

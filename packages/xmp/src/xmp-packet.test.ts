@@ -204,12 +204,21 @@ describe('XMP packet', () => {
     const inValue = canonical.replace('Berlin', 'Ber\uFEFFlin');
     assert.ok(decodeXmpForParsing(Buffer.from(inValue, 'utf8')).includes('Ber\uFEFFlin'));
     const packet = parseXmpPacket(inValue);
-    packet.properties.push({ ns: 'urn:one:', name: 'v', node: { kind: 'simple', value: 'Straße – 5 €' } });
-    for (const options of [{}, { padding: 0 }, { wrapper: false }])
-      assert.deepEqual(
-        serializeXmpPacketBytes(packet, options),
-        Buffer.from(serializeXmpPacket(packet, options), 'utf8'),
-      );
+    // Two-byte text (a dash, a surrogate pair, a lone surrogate the serializer replaces), and
+    // one-byte text, ASCII or not: the bytes are encoded by ICU, the same as V8's.
+    packet.properties.push({
+      ns: 'urn:one:',
+      name: 'v',
+      node: { kind: 'simple', value: 'Straße – 5 € \u{1F600} \uD800' },
+    });
+    const ascii = parseXmpPacket(canonical);
+    const latin1 = parseXmpPacket(canonical.replace('Berlin', 'Köln'));
+    for (const each of [packet, ascii, latin1])
+      for (const options of [{}, { padding: 0 }, { wrapper: false }])
+        assert.deepEqual(
+          serializeXmpPacketBytes(each, options),
+          Buffer.from(serializeXmpPacket(each, options), 'utf8'),
+        );
   });
 
   it('writes a valid packet: wrapper, padding, escaping, distinct prefixes', () => {
