@@ -5,8 +5,8 @@
 // through io_uring (Node 20's default; UV_USE_IO_URING=0 turns it off) are printed with the figures.
 // Usage: npx tsx bench/stamp/file.ts [--rounds 15] [--exiftool-rounds 5] [--warmup 200] [--pair]
 //   --pair: only fs.copyFile and stampJpegFile (on the caller's thread, and on a stamp thread with
-//   the image data moved by the kernel and through user space; the server's call also hashes, a
-//   row of the full run), so that garbage and background GC of the stream method do not land in
+//   the image data moved by the kernel and through user space; the first is the server's call since
+//   session 10, which no longer hashes while stamping), so that garbage and background GC of the stream method do not land in
 //   their CPU figures. Methods run in reverse order every other round.
 //   --warmup: calls of each method before measuring; with 3 the engine was still being compiled
 //   during the 5 MB rounds (CPU 13.4 against 9.5 ms with 50, same load), and with 30-60 V8's
@@ -63,7 +63,7 @@ try {
     const file = path.join(dir, `in-${target / MB}.jpg`);
     await writeSyntheticJpeg(file, head, frame, target);
     const out = path.join(dir, 'out.jpg');
-    // stampBlob before this session: streams through a PassThrough into the blob store, which
+    // stampBlob before session 7: streams through a PassThrough into the blob store, which
     // hashed the bytes on the way; the engine on a stamp thread.
     const streamed = async () => {
       const hash = createHash('sha256');
@@ -82,7 +82,8 @@ try {
     const methods: Record<string, () => Promise<unknown>> = {
       'fs.copyFile': () => copy(file, out),
       stampJpegFile: () => stampJpegFile(file, out, template, { filename: 'in.jpg' }),
-      // The whole file on a stamp thread (the engine within a time limit, synchronous I/O there).
+      // The whole file on a stamp thread (the engine within a time limit, synchronous I/O there):
+      // stampBlob's call since session 10 (no hash while stamping; delivery.ts hashes when needed).
       'stampJpegFile, stamp thread': () =>
         stampJpegFile(file, out, template, { filename: 'in.jpg', timeLimitMs: 10_000 }),
       // The same with the image data through user space (where the kernel cannot copy, or before session 10).
@@ -90,10 +91,10 @@ try {
         stampJpegFile(file, out, template, { filename: 'in.jpg', timeLimitMs: 10_000, kernelCopy: false }),
     };
     if (!pairOnly) {
-      // stampBlob now: the whole file on a stamp thread, SHA-256 of the bytes on the way (any new blob pays it).
-      methods['stampJpegFile, stamp thread, SHA-256 (server)'] = () =>
+      // stampBlob in sessions 7-9: the whole file on a stamp thread, SHA-256 of the bytes on the way.
+      methods['stampJpegFile, stamp thread, SHA-256 (server before session 10)'] = () =>
         stampJpegFile(file, out, template, { filename: 'in.jpg', timeLimitMs: 10_000, sha256: true });
-      methods['stampJpeg, streams (1 MiB), stamp thread, SHA-256 (server before)'] = streamed;
+      methods['stampJpeg, streams (1 MiB), stamp thread, SHA-256 (server before session 7)'] = streamed;
     }
     const times: Record<string, Array<[number, number, number]>> = Object.fromEntries(
       Object.keys(methods).map((name) => [name, []]),
