@@ -244,16 +244,6 @@ async function main() {
     }
 
     async function baselineTry(dir: string) {
-      // The run's folder exists before the clients start: four curl processes creating the same
-      // folder over SFTP at once sometimes failed ("Creating the dir/file failed"), twice in a row.
-      for (const root of [path.join(vsftpd.root, 'incoming'), sshd.root]) {
-        // Owned by the server's session user, as a folder its clients made would be.
-        const { uid, gid } = fs.statSync(root);
-        for (const folder of [path.join(root, 'base'), path.join(root, 'base', dir)]) {
-          fs.mkdirSync(folder, { recursive: true });
-          fs.chownSync(folder, uid, gid);
-        }
-      }
       const t0 = Date.now();
       await Promise.all(
         shares.flatMap((share) => [
