@@ -23,6 +23,8 @@ export function sharedDb(): Promise<Db> {
     const databaseUrl = serverUrl ? await createProcessDatabase(serverUrl) : undefined;
     sharedUrl = databaseUrl;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-db-'));
+    // One per test process (PGlite's files, ~40 MB): gone with the process, not left in /tmp.
+    process.once('exit', () => removeQuietly(dataDir));
     const db = await openDatabase({ databaseUrl, dataDir });
     await migrate(db);
     return db;
@@ -48,4 +50,11 @@ async function createProcessDatabase(serverUrl: string): Promise<string> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** Removes a folder a test made, ignoring a process that is still writing into it while it exits. */
+export function removeQuietly(folder: string) {
+  try {
+    fs.rmSync(folder, { recursive: true, force: true, maxRetries: 2 });
+  } catch {}
 }

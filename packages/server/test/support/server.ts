@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { ProcessingStep } from '../../src/pipeline/processing.ts';
 import { type Role, type Running, startPhotoRelay } from '../../src/runtime.ts';
 import { TestClient } from './client.ts';
-import { sharedDatabaseUrl, sharedDb } from './database.ts';
+import { removeQuietly, sharedDatabaseUrl, sharedDb } from './database.ts';
 import { startMailCatcher } from './mail.ts';
 
 export interface TestServer {
@@ -75,6 +75,7 @@ export async function startTestServer(
     async stop() {
       await running.stop();
       await mail.close();
+      if (!options.dataDir) removeQuietly(dataDir);
     },
   };
 }
