@@ -282,9 +282,15 @@ async function main() {
     // holds all of them at their current versions (only ids and versions come back).
     const from = dayStart(month.startDate, 'Europe/Berlin');
     const to = monthAfter(from, 'Europe/Berlin');
-    const firstPage = { offset: 0, limit: 200 };
+    const range = {
+      teamId: team.teamId,
+      calendarIds: [calendar.id],
+      from,
+      to,
+      page: { offset: 0, limit: 200 },
+    };
     const none = { ids: [], versions: [], shared: [] };
-    const current = await monthStatement(db, team.teamId, [calendar.id], from, to, firstPage, none);
+    const current = await monthStatement(db, range, none);
     const all = {
       ids: current.page.map((e) => e.id),
       versions: current.page.map((e) => e.version),
@@ -293,8 +299,8 @@ async function main() {
     const [coldStatement, warmStatement] = await timedPair(
       runs,
       10,
-      () => monthStatement(db, team.teamId, [calendar.id], from, to, firstPage, none),
-      () => monthStatement(db, team.teamId, [calendar.id], from, to, firstPage, all),
+      () => monthStatement(db, range, none),
+      () => monthStatement(db, range, all),
     );
     results.push(['listMonth: a page of 200, none held', coldStatement, 'in turns with the line below']);
     results.push(['listMonth: the same page, all held', warmStatement, 'ids and versions, total']);

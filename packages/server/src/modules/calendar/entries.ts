@@ -92,15 +92,8 @@ export async function listEntries(
     );
   // One page of the table (spec §9: 200), not the whole range: the answer stays small.
   const offset = body.offset ?? 0;
-  const month = await cachedMonth(
-    ctx.db,
-    member.teamId,
-    calendarIds,
-    from,
-    to,
-    { offset, limit: body.limit ?? limits.calendarPageSize },
-    zone,
-  );
+  const page = { offset, limit: body.limit ?? limits.calendarPageSize };
+  const month = await cachedMonth(ctx.db, { teamId: member.teamId, calendarIds, from, to, page }, zone);
   if (month.calendars !== calendarIds.length) throw unknownCalendar();
   const next = offset + month.entries.length;
   return listingJson(month.entries, member, {

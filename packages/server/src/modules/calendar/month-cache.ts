@@ -1,5 +1,5 @@
 import type { Db } from '../../db/kysely.ts';
-import { type KnownEntries, listMonth } from './month-queries.ts';
+import { type KnownEntries, listMonth, type MonthRange } from './month-queries.ts';
 import { type EntryParts, entryParts } from './present.ts';
 
 // The listing's entries, kept presented (as JSON parts, see present.ts) per database and entry id,
@@ -43,18 +43,15 @@ export const monthCacheStats = (db: Db) => ({ ...(caches.get(db)?.stats ?? { hit
 export const clearMonthCache = (db: Db) => caches.get(db)?.entries.clear();
 
 /**
- * A page of the team's entries of `calendarIds` starting in [from, to), presented in `zone`, in
- * order; `total` counts the range, `calendars` how many of the ids are the team's.
+ * The range's page presented in `zone`, in order; `total` counts the range, `calendars` how many
+ * of its calendar ids are the team's.
  */
 export async function cachedMonth(
   db: Db,
-  teamId: number,
-  calendarIds: number[],
-  from: Date,
-  to: Date,
-  page: { offset: number; limit?: number },
+  range: MonthRange,
   zone: string,
 ): Promise<{ entries: EntryParts[]; total: number; calendars: number }> {
+  const { teamId, from, to } = range;
   const cache = cacheOf(db);
   // What this listing holds is kept here too: a concurrent listing may evict or replace it meanwhile.
   const held = new Map<number, Cached>();
@@ -67,7 +64,7 @@ export async function cachedMonth(
       known.versions.push(c.version);
       known.shared.push(c.shared);
     }
-  const month = await listMonth(db, teamId, calendarIds, from, to, page, known);
+  const month = await listMonth(db, range, known);
   const read = new Map<number, EntryParts>();
   for (const entry of month.read) {
     const parts = entryParts(entry, zone);

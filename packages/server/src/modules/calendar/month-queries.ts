@@ -33,6 +33,16 @@ export interface KnownEntries {
   shared: number[];
 }
 
+/** A page of the team's entries of `calendarIds` starting in [from, to). */
+export interface MonthRange {
+  teamId: number;
+  calendarIds: number[];
+  from: Date;
+  to: Date;
+  /** `limit` entries from `offset` (all without a limit). */
+  page: { offset: number; limit?: number };
+}
+
 /** One page of a range. */
 export interface MonthPage {
   /** The page's entries in order. */
@@ -82,21 +92,12 @@ type Person = [
 ];
 
 /**
- * Entries of `calendarIds` starting in [from, to), by start then id, `page.limit` of them from
- * `page.offset` (all without a limit); those not in `known` at their versions come in full, each
- * with all its bookings and who confirmed it.
+ * The range's page by start then id; its entries not in `known` at their versions come in full,
+ * each with all its bookings and who confirmed it.
  */
-export async function listMonth(
-  db: Db,
-  teamId: number,
-  calendarIds: number[],
-  from: Date,
-  to: Date,
-  page: { offset: number; limit?: number },
-  known: KnownEntries,
-): Promise<MonthPage> {
-  if (calendarIds.length === 0) return { page: [], read: [], total: 0, calendars: 0, shared: 0 };
-  const { rows } = await listMonthQuery(db, teamId, calendarIds, from, to, page, known).execute(db);
+export async function listMonth(db: Db, range: MonthRange, known: KnownEntries): Promise<MonthPage> {
+  if (range.calendarIds.length === 0) return { page: [], read: [], total: 0, calendars: 0, shared: 0 };
+  const { rows } = await listMonthQuery(db, range, known).execute(db);
   const row = rows[0];
   const people = new Map(
     (JSON.parse(row?.people ?? '[]') as Person[]).map(([id, first, last, email, number]) => [
@@ -139,34 +140,21 @@ export async function listMonth(
   };
 }
 
-function listMonthQuery(
-  db: Db,
-  teamId: number,
-  calendarIds: number[],
-  from: Date,
-  to: Date,
-  page: { offset: number; limit?: number },
-  known: KnownEntries,
-) {
-  let entries = db
+function listMonthQuery(db: Db, { teamId, calendarIds, from, to, page }: MonthRange, known: KnownEntries) {
+  const inRange = db
     .selectFrom('calendar_entries as e')
-    .select(['e.id', 'e.version', 'e.start_at'])
     .where('e.team_id', '=', teamId)
     .where('e.calendar_id', 'in', calendarIds)
     .where('e.start_at', '>=', from)
-    .where('e.start_at', '<', to)
+    .where('e.start_at', '<', to);
+  let entries = inRange
+    .select(['e.id', 'e.version', 'e.start_at'])
     .orderBy('e.start_at')
     .orderBy('e.id')
     .offset(page.offset);
   if (page.limit !== undefined) entries = entries.limit(page.limit);
   // The range's size from the listing index (team, calendar, start).
-  const total = db
-    .selectFrom('calendar_entries as x')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('x.team_id', '=', teamId)
-    .where('x.calendar_id', 'in', calendarIds)
-    .where('x.start_at', '>=', from)
-    .where('x.start_at', '<', to);
+  const total = inRange.select(sql<number>`count(*)::int`.as('n'));
   const calendars = db
     .selectFrom('calendars as k')
     .select(sql<number>`count(*)::int`.as('n'))
