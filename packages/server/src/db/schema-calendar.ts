@@ -35,6 +35,10 @@ export interface CalendarEntriesTable {
   source_status: 'changed' | 'vanished' | null;
   /** bigint, advanced by triggers on every change the listing shows (migration 0027); read as JSON. */
   version: Generated<number>;
+  /** The listing's JSON texts, written by triggers (migration 0028): never written by the app. */
+  listed: Generated<string>;
+  listed_bookings: Generated<string | null>;
+  listed_confirmers: Generated<string | null>;
 }
 
 export interface CalendarEntryConfirmationsTable {

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import {
   createEntry,
   defaultCalendarId,
+  getEntry,
   makeExternalEntry,
   matchDay,
 } from '../../../test/support/calendar.ts';
@@ -197,4 +198,103 @@ test('version triggers: deleting an entry while its booking changes never deadlo
       `booking change: ${changed.status} ${JSON.stringify(changed.body)}`,
     );
   }
+});
+
+test("a cold listing shows an entry exactly as reading it does (the row's listing texts, migration 0028)", async () => {
+  const db = server.running.ctx.db;
+  const team = await makeTeam(server);
+  const c = team.owner.client;
+  const base = `/api/${team.teamUuid}`;
+  const cal = await defaultCalendarId(server, team.teamId);
+  const [first, second] = [
+    await makeMember(server, team, 'Photographer'),
+    await makeMember(server, team, 'Photographer'),
+  ];
+  const id = await createEntry(c, team.teamUuid, cal, {
+    ...matchDay,
+    summary: 'FC Bayern München - Borussia Dortmund "Der Klassiker" \\ Ü',
+    description: 'Zeile 1\nZeile 2\t€',
+    allDay: false,
+  });
+  for (const [who, body] of [
+    [first, { bookingState: 'accepted' }],
+    [first, { accreditation: 'requested' }],
+    [second, { bookingState: 'accepted' }],
+  ] as const) {
+    const booked = await c.post(`${base}/booking`, { entryId: id, userId: who.userId, ...body });
+    assert.equal(booked.status, 200, JSON.stringify(booked.body));
+  }
+  assert.equal((await c.put(`${base}/calendarentry/${id}/flag/16`, { value: true })).status, 200);
+  assert.equal((await c.put(`${base}/calendarentry/${id}/confirm`)).status, 200);
+  assert.equal(
+    (await c.post(`${base}/teamuser/${first.userId}`, { accreditation_number: 'DFL 7' })).status,
+    200,
+  );
+  assert.equal((await c.put(`${base}/calendarentry/${id}/cancel`)).status, 200);
+  const read = await getEntry(c, team.teamUuid, id);
+  assert.equal(read.status, 200, JSON.stringify(read.body));
+  clearMonthCache(db);
+  const misses = monthCacheStats(db).misses;
+  const res = await c.post<Listing>(`${base}/calendar/entries`, {
+    calendarIds: [cal],
+    startDate: '2026-03-01',
+  });
+  assert.equal(res.status, 200);
+  assert.equal(monthCacheStats(db).misses, misses + 1, 'read in full');
+  assert.deepEqual(res.body.entries, [read.body.entry]);
+  const listed = res.body.entries[0] as CalendarEntry;
+  assert.deepEqual(
+    [listed.bookings.length, listed.bookings.find((b) => b.userId === first.userId)?.accreditationNumber],
+    [2, 'DFL 7'],
+  );
+  assert.deepEqual([listed.cancelled, listed.confirmedByCurrentUser, listed.flags], [true, true, 1 << 16]);
+});
+
+test('bookings written at once by two transactions are both listed (the entry is locked before its list is written)', async () => {
+  const db = server.running.ctx.db;
+  const team = await makeTeam(server);
+  const c = team.owner.client;
+  const cal = await defaultCalendarId(server, team.teamId);
+  const id = await createEntry(c, team.teamUuid, cal);
+  const people = [
+    await makeMember(server, team, 'Photographer'),
+    await makeMember(server, team, 'Photographer'),
+  ];
+  // By SQL, without the service's lock: the first transaction holds its booking uncommitted while
+  // the second writes another one (on PGlite, one connection, they simply take turns).
+  let firstInserted: () => void = () => {};
+  const inserted = new Promise<void>((resolve) => {
+    firstInserted = resolve;
+  });
+  const book = (userId: number) =>
+    ({ team_id: team.teamId, entry_id: id, user_id: userId, state: 'accepted', suggested: 0 }) as const;
+  await Promise.all([
+    db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('bookings')
+        .values(book(people[0]?.userId as number))
+        .execute();
+      firstInserted();
+      await sql`select pg_sleep(0.3)`.execute(tx);
+    }),
+    inserted.then(() =>
+      db
+        .insertInto('bookings')
+        .values(book(people[1]?.userId as number))
+        .execute(),
+    ),
+  ]);
+  const row = await db
+    .selectFrom('calendar_entries')
+    .select('listed_bookings')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const users = (JSON.parse(row.listed_bookings ?? '[]') as number[][]).map((b) => b[1]).sort();
+  assert.deepEqual(users, people.map((p) => p.userId).sort());
+  clearMonthCache(db);
+  const res = await c.post<Listing>(`/api/${team.teamUuid}/calendar/entries`, {
+    calendarIds: [cal],
+    startDate: '2026-03-01',
+  });
+  assert.equal(res.body.entries[0]?.bookings.length, 2);
 });

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/kysely.ts';
-import { type KnownEntries, listMonth, type MonthRange } from './month-queries.ts';
+import { type KnownEntries, listMonth, listPeople, type MonthRange, type Person } from './month-queries.ts';
 import { type EntryParts, entryParts } from './present.ts';
 
 // The listing's entries, kept presented (as JSON parts, see present.ts) per database and entry id,
@@ -23,6 +23,8 @@ interface Cached {
 }
 interface Cache {
   entries: Map<number, Cached>;
+  /** Per team, the booked people read at the team's shared version (members only: see below). */
+  people: Map<number, { shared: number; byId: Map<number, Person> }>;
   stats: { hits: number; misses: number };
 }
 const caches = new WeakMap<Db, Cache>();
@@ -30,7 +32,7 @@ const caches = new WeakMap<Db, Cache>();
 function cacheOf(db: Db): Cache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = { entries: new Map(), stats: { hits: 0, misses: 0 } };
+    cache = { entries: new Map(), people: new Map(), stats: { hits: 0, misses: 0 } };
     caches.set(db, cache);
   }
   return cache;
@@ -39,8 +41,36 @@ function cacheOf(db: Db): Cache {
 /** Entries answered from `db`'s cache and read in full so far: for tests and the bench. */
 export const monthCacheStats = (db: Db) => ({ ...(caches.get(db)?.stats ?? { hits: 0, misses: 0 }) });
 
-/** Forgets every cached entry of `db` (the bench's cold month). */
-export const clearMonthCache = (db: Db) => caches.get(db)?.entries.clear();
+/** Forgets every cached entry and person of `db` (the bench's cold month). */
+export function clearMonthCache(db: Db) {
+  caches.get(db)?.entries.clear();
+  caches.get(db)?.people.clear();
+}
+
+const peopleTeams = 1_000;
+
+/**
+ * The people `ids` at the team's shared version `shared`: a member's name or accreditation number
+ * advances it (migration 0027), so members are kept until it moves. Someone no longer in the team
+ * changes nothing of it and is read every time (rare: bookings of a former member).
+ */
+async function peopleOf(db: Db, cache: Cache, teamId: number, shared: number, ids: Set<number>) {
+  let held = cache.people.get(teamId);
+  if (held?.shared !== shared) held = { shared, byId: new Map() };
+  const missing = [...ids].filter((id) => !held.byId.has(id));
+  if (missing.length === 0) return held.byId;
+  const read = await listPeople(db, teamId, missing);
+  const people = new Map(held.byId);
+  for (const [id, person] of read) people.set(id, person);
+  const kept = new Map([...held.byId, ...[...read].filter(([, person]) => person.member)]);
+  cache.people.delete(teamId);
+  cache.people.set(teamId, { shared, byId: kept });
+  for (const oldest of cache.people.keys()) {
+    if (cache.people.size <= peopleTeams) break;
+    cache.people.delete(oldest);
+  }
+  return people;
+}
 
 /**
  * The range's page presented in `zone`, in order; `total` counts the range, `calendars` how many
@@ -64,7 +94,7 @@ export async function cachedMonth(
       known.versions.push(c.version);
       known.shared.push(c.shared);
     }
-  const month = await listMonth(db, range, known);
+  const month = await listMonth(db, range, known, (shared, ids) => peopleOf(db, cache, teamId, shared, ids));
   const read = new Map<number, EntryParts>();
   for (const entry of month.read) {
     const parts = entryParts(entry, zone);

@@ -1,20 +1,16 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
 import type { ListedBooking } from './booking-queries.ts';
-import { type Entry, type EntryRow, entryColumns, entryOf, selectEntries } from './entry-queries.ts';
+import { type Entry, type EntryRow, entryOf } from './entry-queries.ts';
 
 // The month listing (`POST calendar/entries`) in one statement that answers one text: a page of
 // the entries of a date range (spec §9: 200) by ids and versions (migration 0027), the range's
-// size, and in full (with bookings and confirmations, as JSON arrays the database builds) only
-// the page's entries that the caller's cache (month-cache.ts) does not hold at their current
-// version. With PGlite every row and text field crosses a process boundary and is decoded on the
-// way; on the bench (bench/calendar) the entries, bookings and confirmations as rows took 2.7x as
-// long as one text, at the same load. Bookings are read for the entries read in full (the CTE
-// `f`) through their index: `= any(array(select id from f))` is one array the planner looks up by
-// index, where `in (select id from f)` made PostgreSQL hash-join a scan of every booking. They
-// come as one list by entry (grouped here: a json_agg per entry cost PGlite ~1 ms of the
-// statement's ~11). The booked people's names and accreditation numbers come once per person
-// (`people`), not joined to every booking: PGlite spent a fifth of the statement's CPU on those joins.
+// size, and in full only the page's entries that the caller's cache (month-cache.ts) does not
+// hold at their current version. An entry read in full is its row's ready JSON texts (migration
+// 0028: its columns, bookings and confirmers, kept by triggers) joined by the database, so the
+// statement copies text instead of building it. With PGlite every row and text field crosses a
+// process boundary and is decoded on the way: one text is the cheapest answer. The booked
+// people's names come separately (`listPeople`), as the cache keeps them per team.
 
 /** An entry as the listing shows it, read with its version in the statement's snapshot. */
 export interface VersionedEntry {
@@ -24,6 +20,13 @@ export interface VersionedEntry {
   bookings: ListedBooking[];
   /** Who confirmed it. */
   confirmers: number[];
+}
+
+/** A booked person as bookings show them; `member`: still in the team (else kept nowhere). */
+export interface Person {
+  fullname: string;
+  accreditationNumber: string | null;
+  member: boolean;
 }
 
 /** What the caller holds: entry ids with the entry's and the team's version they were read at. */
@@ -57,87 +60,137 @@ export interface MonthPage {
   shared: number;
 }
 
-/** The result name of a selected column: 'c.type as calendar_type' -> calendar_type, 'e.id' -> id. */
-const nameOf = (column: string) => column.split(' as ').at(-1)?.split('.').at(-1) ?? column;
-const entryNames = entryColumns.map(nameOf);
-const bookingNames = [
-  'id',
-  'entry_id',
-  'user_id',
-  'state',
-  'accreditation',
-  'answer',
-  'suggested',
-  'updated_at',
-];
-const array = (alias: string, names: readonly string[]) =>
-  sql`json_build_array(${sql.join(names.map((name) => sql.ref(`${alias}.${name}`)))})`;
-
+/** `listed_bookings`' arrays (migration 0028's calendar_entries_relist()). */
 type BookingValues = [
-  number,
-  number,
-  number,
-  ListedBooking['state'],
-  ListedBooking['accreditation'],
-  ListedBooking['answer'],
-  number,
-  string,
-];
-type Person = [
   id: number,
-  firstName: string,
-  lastName: string,
-  email: string,
-  accreditationNumber: string | null,
+  userId: number,
+  state: ListedBooking['state'],
+  accreditation: ListedBooking['accreditation'],
+  answer: ListedBooking['answer'],
+  suggested: number,
+  updatedAt: string,
 ];
+/** Per entry read in full: its columns, [version, calendar type, folder], bookings, confirmers. */
+type ReadValues = [
+  unknown[],
+  [number, EntryRow['calendar_type'], EntryRow['folder_id']],
+  BookingValues[] | null,
+  number[] | null,
+];
+
+/** An entry from its `listed` array, whose order is migration 0028's calendar_entry_listed(). */
+function listedEntry(values: unknown[], calendar_type: EntryRow['calendar_type'], folder_id: number): Entry {
+  const [id, calendar_id, start_at, end_at, all_day, summary, description, category, subcategory, scene] =
+    values;
+  const [location, city, state, country, team1, team2, urgency, flags, cancelled_at] = values.slice(10);
+  const [source_entry_id, source_status, external_uid] = values.slice(19);
+  // One object literal: every entry gets the same shape (Object.fromEntries made slow dictionaries).
+  return entryOf({
+    id,
+    calendar_id,
+    calendar_type,
+    folder_id,
+    start_at,
+    end_at,
+    all_day,
+    summary,
+    description,
+    category,
+    subcategory,
+    scene,
+    location,
+    city,
+    state,
+    country,
+    team1,
+    team2,
+    urgency,
+    flags,
+    cancelled_at,
+    source_entry_id,
+    source_status,
+    external_uid,
+  } as EntryRow);
+}
+
+/** The booked people by id at the team's shared version (month-cache.ts keeps them). */
+export type PeopleLookup = (shared: number, userIds: Set<number>) => Promise<ReadonlyMap<number, Person>>;
 
 /**
  * The range's page by start then id; its entries not in `known` at their versions come in full,
- * each with all its bookings and who confirmed it.
+ * each with all its bookings (the people's names from `people`) and who confirmed it.
  */
-export async function listMonth(db: Db, range: MonthRange, known: KnownEntries): Promise<MonthPage> {
+export async function listMonth(
+  db: Db,
+  range: MonthRange,
+  known: KnownEntries,
+  people: PeopleLookup,
+): Promise<MonthPage> {
   if (range.calendarIds.length === 0) return { page: [], read: [], total: 0, calendars: 0, shared: 0 };
   const { rows } = await listMonthQuery(db, range, known).execute(db);
   const row = rows[0];
-  const people = new Map(
-    (JSON.parse(row?.people ?? '[]') as Person[]).map(([id, first, last, email, number]) => [
-      id,
-      { fullname: `${first} ${last}`.trim() || email, accreditationNumber: number },
-    ]),
-  );
-  // The bookings, by entry then id, as arrays; grouped per entry here, not by the database.
-  const bookings = new Map<number, ListedBooking[]>();
-  for (const values of JSON.parse(row?.bookings ?? '[]') as BookingValues[]) {
-    const [id, entryId, userId, state, accreditation, answer, suggested, updatedAt] = values;
-    const person = people.get(userId);
-    const booking = {
-      id,
-      entryId,
-      userId,
-      fullname: person?.fullname ?? '',
-      accreditationNumber: person?.accreditationNumber ?? null,
-      state,
-      accreditation,
-      answer,
-      suggested,
-      updatedAt: new Date(updatedAt),
-    };
-    const list = bookings.get(entryId);
-    if (list) list.push(booking);
-    else bookings.set(entryId, [booking]);
-  }
-  // Per entry read in full: [entry fields, version, confirming user ids].
-  const read = JSON.parse(row?.read ?? '[]') as [unknown[], number, number[] | null][];
+  const shared = Number(row?.shared ?? 0);
+  const read = JSON.parse(row?.read ?? '[]') as ReadValues[];
+  const booked = new Set(read.flatMap(([, , bookings]) => (bookings ?? []).map((b) => b[1])));
+  const names = booked.size > 0 ? await people(shared, booked) : new Map<number, Person>();
   return {
     page: (JSON.parse(row?.page ?? '[]') as [number, number][]).map(([id, version]) => ({ id, version })),
-    read: read.map(([values, version, confirmers]) => {
-      const entry = entryOf(Object.fromEntries(entryNames.map((name, i) => [name, values[i]])) as EntryRow);
-      return { entry, version, bookings: bookings.get(entry.id) ?? [], confirmers: confirmers ?? [] };
+    read: read.map(([values, [version, calendarType, folderId], bookings, confirmers]) => {
+      const entry = listedEntry(values, calendarType, folderId);
+      return {
+        entry,
+        version,
+        bookings: (bookings ?? []).map(([id, userId, state, accreditation, answer, suggested, updatedAt]) => {
+          const person = names.get(userId);
+          return {
+            id,
+            entryId: entry.id,
+            userId,
+            fullname: person?.fullname ?? '',
+            accreditationNumber: person?.accreditationNumber ?? null,
+            state,
+            accreditation,
+            answer,
+            suggested,
+            updatedAt: new Date(updatedAt),
+          };
+        }),
+        confirmers: confirmers ?? [],
+      };
     }),
     total: row?.total ?? 0,
     calendars: row?.calendars ?? 0,
-    shared: Number(row?.shared ?? 0),
+    shared,
   };
+}
+
+/** Users by id as bookings show them, with their accreditation number in the team. */
+export async function listPeople(db: Db, teamId: number, ids: readonly number[]) {
+  const rows = await db
+    .selectFrom('users as u')
+    .leftJoin('team_members as m', (join) =>
+      join.onRef('m.user_id', '=', 'u.id').on('m.team_id', '=', teamId),
+    )
+    .select([
+      'u.id',
+      'u.first_name',
+      'u.last_name',
+      'u.email',
+      'm.accreditation_number',
+      'm.user_id as member',
+    ])
+    .where('u.id', 'in', ids.length > 0 ? [...ids] : [0])
+    .execute();
+  return new Map<number, Person>(
+    rows.map((r) => [
+      r.id,
+      {
+        fullname: `${r.first_name} ${r.last_name}`.trim() || r.email,
+        accreditationNumber: r.accreditation_number,
+        member: r.member !== null,
+      },
+    ]),
+  );
 }
 
 function listMonthQuery(db: Db, { teamId, calendarIds, from, to, page }: MonthRange, known: KnownEntries) {
@@ -161,23 +214,27 @@ function listMonthQuery(db: Db, { teamId, calendarIds, from, to, page }: MonthRa
     .where('k.team_id', '=', teamId)
     .where('k.id', 'in', calendarIds);
   // The page's entries the caller does not hold at their version and the team's.
-  const full = selectEntries(db, teamId)
-    .select('e.version')
+  const full = db
+    .selectFrom('calendar_entries as e')
+    .innerJoin('calendars as c', 'c.id', 'e.calendar_id')
+    .select([
+      'e.id',
+      'e.version',
+      'e.listed',
+      'e.listed_bookings',
+      'e.listed_confirmers',
+      'c.type',
+      'c.folder_id',
+    ])
+    .where('e.team_id', '=', teamId)
     .where(
       sql<boolean>`e.id = any(array(
         select p.id from p left join k on k.id = p.id
         where k.id is null or k.version <> p.version or k.shared <> (select v from t)))`,
     );
-  const bookings = db
-    .selectFrom('bookings as b')
-    .select(bookingNames.map((name) => `b.${name}` as 'b.id'))
-    .where('b.team_id', '=', teamId)
-    .where(sql<boolean>`b.entry_id = any(array(select id from f))`);
   return sql<{
     page: string | null;
     read: string | null;
-    people: string | null;
-    bookings: string | null;
     total: number;
     calendars: number;
     shared: number;
@@ -188,22 +245,14 @@ function listMonthQuery(db: Db, { teamId, calendarIds, from, to, page }: MonthRa
       select * from unnest(${known.ids}::int[], ${known.versions}::bigint[], ${known.shared}::bigint[])
         as k(id, version, shared)
     ),
-    f as (${full}),
-    bx as (${bookings}),
-    cf as (
-      select x.entry_id, json_agg(x.user_id) as users from calendar_entry_confirmations x
-      where x.entry_id = any(array(select id from f)) group by x.entry_id
-    )
+    f as (${full})
     select (${total}) as total, (${calendars}) as calendars, (select v::float8 from t) as shared, (
       select json_agg(json_build_array(p.id, p.version) order by p.start_at, p.id)::text from p
     ) as page, (
-      select json_agg(json_build_array(u.id, u.first_name, u.last_name, u.email, m.accreditation_number))::text
-      from users u left join team_members m on m.team_id = ${teamId} and m.user_id = u.id
-      where u.id = any(array(select distinct user_id from bx))
-    ) as people, (
-      select json_agg(${array('x', bookingNames)} order by x.entry_id, x.id)::text from bx x
-    ) as bookings, (
-      select json_agg(json_build_array(${array('f', entryNames)}, f.version, cf.users))::text
-      from f left join cf on cf.entry_id = f.id
+      select '[' || string_agg(
+        '[' || f.listed || ',' || json_build_array(f.version, f.type, f.folder_id)::text || ','
+          || coalesce(f.listed_bookings, 'null') || ',' || coalesce(f.listed_confirmers, 'null') || ']',
+        ',') || ']'
+      from f
     ) as read`;
 }
