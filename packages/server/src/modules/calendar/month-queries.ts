@@ -164,31 +164,29 @@ export async function listMonth(
   };
 }
 
-/** Users by id as bookings show them, with their accreditation number in the team. */
+/**
+ * Users by id as bookings show them, with their accreditation number in the team. One array
+ * parameter and one text: the statement stays the same for any number of people (prepared once),
+ * and the answer crosses to PGlite's process as one value (60 people: 1.2 -> 0.6 ms of PGlite CPU).
+ */
 export async function listPeople(db: Db, teamId: number, ids: readonly number[]) {
-  const rows = await db
-    .selectFrom('users as u')
-    .leftJoin('team_members as m', (join) =>
-      join.onRef('m.user_id', '=', 'u.id').on('m.team_id', '=', teamId),
-    )
-    .select([
-      'u.id',
-      'u.first_name',
-      'u.last_name',
-      'u.email',
-      'm.accreditation_number',
-      'm.user_id as member',
-    ])
-    .where('u.id', 'in', ids.length > 0 ? [...ids] : [0])
-    .execute();
+  const { rows } = await sql<{ people: string | null }>`
+    select json_agg(json_build_array(
+      u.id, u.first_name, u.last_name, u.email, m.accreditation_number, m.user_id is not null))::text as people
+    from users u left join team_members m on m.team_id = ${teamId} and m.user_id = u.id
+    where u.id = any(${[...ids]}::int[])`.execute(db);
+  const people = JSON.parse(rows[0]?.people ?? '[]') as [
+    number,
+    string,
+    string,
+    string,
+    string | null,
+    boolean,
+  ][];
   return new Map<number, Person>(
-    rows.map((r) => [
-      r.id,
-      {
-        fullname: `${r.first_name} ${r.last_name}`.trim() || r.email,
-        accreditationNumber: r.accreditation_number,
-        member: r.member !== null,
-      },
+    people.map(([id, first, last, email, accreditationNumber, member]) => [
+      id,
+      { fullname: `${first} ${last}`.trim() || email, accreditationNumber, member },
     ]),
   );
 }
