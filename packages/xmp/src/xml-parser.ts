@@ -39,6 +39,8 @@ export interface XmlProcessingInstruction {
 export interface XmlDocument {
   root: XmlElement;
   processingInstructions: XmlProcessingInstruction[];
+  /** Namespace URI -> the first prefix declared for it (xmlns:p="uri", in document order). */
+  prefixes: Map<string, string>;
 }
 
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -58,6 +60,7 @@ class Parser {
   private readonly scopes: Array<Map<string, string>> = [new Map([['xml', XML_NS]])];
   private root: XmlElement | undefined;
   readonly processingInstructions: XmlProcessingInstruction[] = [];
+  private readonly prefixes = new Map<string, string>();
 
   constructor(
     private readonly src: string,
@@ -85,7 +88,7 @@ class Parser {
     if (this.stack.length > 0)
       xmlError(`element <${this.stack[this.stack.length - 1]?.element.qname}> not closed`, this.pos);
     if (!this.root) xmlError('no root element', this.pos);
-    return { root: this.root, processingInstructions: this.processingInstructions };
+    return { root: this.root, processingInstructions: this.processingInstructions, prefixes: this.prefixes };
   }
 
   /**
@@ -243,6 +246,7 @@ class Parser {
       if (prefix !== '' && value === '') xmlError(`empty namespace for prefix ${prefix}`, at);
       scope ??= new Map();
       scope.set(prefix, this.namespaces?.get(value) ?? value);
+      if (prefix !== '' && !this.prefixes.has(value)) this.prefixes.set(value, prefix);
     }
     if (scope) this.scopes.push(scope);
     return scope;

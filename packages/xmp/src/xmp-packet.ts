@@ -127,14 +127,6 @@ function findRdfRoot(element: XmlElement): XmlElement | undefined {
   return undefined;
 }
 
-function collectPrefixes(element: XmlElement, prefixes: Map<string, string>): void {
-  for (const attr of element.attributes) {
-    if (attr.ns === XMLNS_NS && attr.value !== '' && !prefixes.has(attr.value))
-      prefixes.set(attr.value, attr.local);
-  }
-  for (const child of childElements(element)) collectPrefixes(child, prefixes);
-}
-
 function rdfAttr(element: XmlElement, local: string): string | undefined {
   // Old toolkits wrote about="" without the rdf prefix.
   return element.attributes.find(
@@ -304,15 +296,15 @@ function addProperty(packet: XmpPacket, field: XmpField, seen: Set<string>): voi
 export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
   const text = typeof input === 'string' ? input : decodeXmpForParsing(input);
   // Whitespace between elements means nothing in RDF (parseValue reads text only beside no elements).
-  const { root } = parseXml(text, { skipIgnorableWhitespace: true, namespaces: knownNamespaces });
+  const { root, prefixes } = parseXml(text, { skipIgnorableWhitespace: true, namespaces: knownNamespaces });
   const packet = emptyPacket();
+  packet.prefixes = prefixes;
   if (root.ns === XMP_META_NS) {
     const toolkit = root.attributes.find(
       (attr) => attr.ns === XMP_META_NS && (attr.local === 'xmptk' || attr.local === 'xaptk'),
     );
     if (toolkit) packet.toolkit = toolkit.value;
   }
-  collectPrefixes(root, packet.prefixes);
   const rdf = findRdfRoot(root);
   if (!rdf) {
     if (root.ns === XMP_META_NS) return packet; // an empty x:xmpmeta
