@@ -30,7 +30,11 @@ export interface StampResult {
 const APP13 = 0xed;
 
 /** Photoshop resources with the new IIM block and its digest; other resources keep their order. */
-function withIim(resources: readonly PhotoshopResource[], iimBlock: Buffer, iimMd5: Buffer): PhotoshopResource[] {
+function withIim(
+  resources: readonly PhotoshopResource[],
+  iimBlock: Buffer,
+  iimMd5: Buffer,
+): PhotoshopResource[] {
   const updated: PhotoshopResource = {
     signature: '8BIM',
     id: IPTC_RESOURCE_ID,
