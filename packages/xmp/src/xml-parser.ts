@@ -46,6 +46,8 @@ export interface XmlDocument {
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 const MAX_DEPTH = 256;
+/** The attributes of every element that has none (frozen: shared, so nobody may add to it). */
+const NO_ATTRIBUTES = Object.freeze([]) as unknown as XmlAttribute[];
 
 export { decodeEntities, sanitizeXmlText } from './xml-chars.ts';
 
@@ -201,7 +203,7 @@ class Parser {
       prefix: this.prefix,
       local: this.local,
       ns: this.ns,
-      attributes: raw.length === 0 ? [] : this.resolveAttributes(raw, tagStart),
+      attributes: raw.length === 0 ? NO_ATTRIBUTES : this.resolveAttributes(raw, tagStart),
       children: [],
     };
     const parent = this.stack[this.stack.length - 1];

@@ -164,7 +164,7 @@ function structOrQualified(fields: XmpField[], lang: string | undefined): XmpNod
   return node;
 }
 
-function fieldsOfElements(elements: XmlElement[]): XmpField[] {
+function fieldsOfElements(elements: readonly XmlElement[]): XmpField[] {
   const fields: XmpField[] = [];
   for (const child of elements) {
     if (child.ns === '') invalid(`element <${child.qname}> has no namespace`);
@@ -192,13 +192,15 @@ function parseArray(container: XmlElement, lang: string | undefined): XmpNode {
   return withLang({ kind: 'array', form: container.local as 'Bag' | 'Seq' | 'Alt', items }, lang);
 }
 
+const NO_ATTRIBUTES: readonly XmlAttribute[] = [];
+
 /** What parseValue needs of an element, found in one pass over its attributes and children. */
 interface ValueParts {
   lang: string | undefined;
   parseType: string | undefined;
   resource: string | undefined;
-  attrs: XmlAttribute[];
-  children: XmlElement[];
+  attrs: readonly XmlAttribute[];
+  children: readonly XmlElement[];
   /** Text children that are not all whitespace. */
   hasText: boolean;
 }
@@ -207,7 +209,7 @@ function valueParts(element: XmlElement): ValueParts {
   let lang: string | undefined;
   let parseType: string | undefined;
   let resource: string | undefined;
-  const attrs: XmlAttribute[] = [];
+  let attrs: XmlAttribute[] | undefined;
   for (const attr of element.attributes) {
     const { ns, local } = attr;
     if (ns === XML_NS) {
@@ -215,18 +217,24 @@ function valueParts(element: XmlElement): ValueParts {
     } else if (ns === RDF_NS) {
       if (local === 'parseType') parseType ??= attr.value;
       else if (local === 'resource') resource ??= attr.value;
-      else if (!RDF_SYNTAX_ATTRS.has(local) && local !== 'type') attrs.push(attr);
+      else if (!RDF_SYNTAX_ATTRS.has(local) && local !== 'type') (attrs ??= []).push(attr);
     } else if (ns === '') {
-      if (local !== 'about') attrs.push(attr);
-    } else if (ns !== XMLNS_NS) attrs.push(attr);
+      if (local !== 'about') (attrs ??= []).push(attr);
+    } else if (ns !== XMLNS_NS) (attrs ??= []).push(attr);
   }
-  const children: XmlElement[] = [];
+  // Mostly elements alone (whitespace beside them is not kept): then they are the children as they are.
+  let textNodes = 0;
   let hasText = false;
   for (const child of element.children) {
-    if (child.kind === 'element') children.push(child);
-    else if (!hasText && child.value.trim() !== '') hasText = true;
+    if (child.kind === 'element') continue;
+    textNodes++;
+    if (!hasText && child.value.trim() !== '') hasText = true;
   }
-  return { lang, parseType, resource, attrs, children, hasText };
+  const children =
+    textNodes === 0
+      ? (element.children as XmlElement[])
+      : element.children.filter((child): child is XmlElement => child.kind === 'element');
+  return { lang, parseType, resource, attrs: attrs ?? NO_ATTRIBUTES, children, hasText };
 }
 
 /** The value of a property element, a structure field, a qualifier or an array item. */
