@@ -61,6 +61,8 @@ class Parser {
   private readonly stack: OpenElement[] = [];
   private readonly scopes: Array<Map<string, string>> = [new Map([['xml', XML_NS]])];
   private root: XmlElement | undefined;
+  /** Whether the last child of the open element is an element (else text, or no child yet). */
+  private lastIsElement = false;
   readonly processingInstructions: XmlProcessingInstruction[] = [];
   private readonly prefixes = new Map<string, string>();
 
@@ -98,9 +100,8 @@ class Parser {
    * character after the '<' that ends it): it can only separate elements.
    */
   private ignorable(from: number, to: number, next: number): boolean {
-    const children = this.stack[this.stack.length - 1]?.element.children;
     const beforeElement = next !== 0x2f && next !== 0x3f && next !== 0x21;
-    if (!beforeElement && children?.[children.length - 1]?.kind !== 'element') return false;
+    if (!beforeElement && !this.lastIsElement) return false;
     for (let i = from; i < to; i++) if (!isWhitespace(this.src.charCodeAt(i))) return false;
     return true;
   }
@@ -210,9 +211,11 @@ class Parser {
     if (parent) parent.element.children.push(element);
     else this.root = element;
     if (selfClosing) {
-      if (scope) this.scopes.pop();
+      if (scope) this.popScope();
+      this.lastIsElement = true;
     } else {
       this.stack.push({ element, scope });
+      this.lastIsElement = false;
     }
   }
 
@@ -250,16 +253,36 @@ class Parser {
       scope.set(prefix, this.namespaces?.get(value) ?? value);
       if (prefix !== '' && !this.prefixes.has(value)) this.prefixes.set(value, prefix);
     }
-    if (scope) this.scopes.push(scope);
+    if (scope) {
+      this.scopes.push(scope);
+      this.recent.length = 0;
+    }
     return scope;
   }
 
+  private popScope(): void {
+    this.scopes.pop();
+    this.recent.length = 0;
+  }
+
+  /**
+   * The last two prefixes looked up and their URIs, while the scopes stay as they are: names
+   * mostly alternate between two prefixes (rdf:li and xml:lang), and a map look-up of a prefix
+   * sliced from the text must hash it first.
+   */
+  private readonly recent: Array<string | undefined> = [];
+
   private lookup(prefix: string): string | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const uri = this.scopes[i]?.get(prefix);
-      if (uri !== undefined) return uri;
-    }
-    return undefined;
+    const { recent } = this;
+    if (recent[0] === prefix) return recent[1];
+    if (recent[2] === prefix) return recent[3];
+    let uri: string | undefined;
+    for (let i = this.scopes.length - 1; i >= 0 && uri === undefined; i--) uri = this.scopes[i]?.get(prefix);
+    recent[2] = recent[0];
+    recent[3] = recent[1];
+    recent[0] = prefix;
+    recent[1] = uri;
+    return uri;
   }
 
   // The parts of the name resolve() was given last (no object per name).
@@ -324,7 +347,8 @@ class Parser {
     if (!open) xmlError(`unexpected end tag </${qname}>`, start);
     if (open.element.qname !== qname)
       xmlError(`end tag </${qname}> does not match <${open.element.qname}>`, start);
-    if (open.scope) this.scopes.pop();
+    if (open.scope) this.popScope();
+    this.lastIsElement = true; // the parent's last child is the element just closed
   }
 
   private text(raw: string, at: number): void {
@@ -340,9 +364,10 @@ class Parser {
     if (decode && raw.includes(']]>')) xmlError("']]>' in text", at);
     const value = decode ? decodeEntities(raw, at) : raw;
     const children = parent.element.children;
-    const last = children[children.length - 1];
-    if (last?.kind === 'text') last.value += value;
+    const last = this.lastIsElement ? undefined : children[children.length - 1];
+    if (last !== undefined) (last as XmlText).value += value;
     else children.push({ kind: 'text', value });
+    this.lastIsElement = false;
   }
 }
 
