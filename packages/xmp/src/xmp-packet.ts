@@ -290,11 +290,18 @@ const knownNamespaces = new Map(
 /** More top-level properties than any real file holds; beyond it a packet is refused, not read. */
 export const MAX_XMP_PROPERTIES = 10_000;
 
-function addProperty(packet: XmpPacket, field: XmpField, seen: Set<string>): void {
+/** Names seen by namespace (no key made of both: hashing a 50-character key costs more). */
+type Seen = Map<string, Set<string>>;
+
+function addProperty(packet: XmpPacket, field: XmpField, seen: Seen): void {
   // The same property twice (in two rdf:Description elements) is invalid XMP; the first wins.
-  const key = `${field.ns} ${field.name}`;
-  if (seen.has(key)) return;
-  seen.add(key);
+  let names = seen.get(field.ns);
+  if (!names) {
+    names = new Set();
+    seen.set(field.ns, names);
+  }
+  if (names.has(field.name)) return;
+  names.add(field.name);
   packet.properties.push(field);
   if (packet.properties.length > MAX_XMP_PROPERTIES)
     throw new MetadataError('METADATA_TOO_LARGE', `the XMP holds more than ${MAX_XMP_PROPERTIES} properties`);
@@ -319,7 +326,7 @@ export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
     invalid('no rdf:RDF element in XMP packet');
   }
   let aboutSet = false;
-  const seen = new Set<string>();
+  const seen: Seen = new Map();
   for (const description of childElements(rdf)) {
     if (description.ns === '') invalid(`element <${description.qname}> has no namespace`);
     const about = rdfAttr(description, 'about');
