@@ -212,15 +212,19 @@ function valueParts(element: XmlElement): ValueParts {
   let attrs: XmlAttribute[] | undefined;
   for (const attr of element.attributes) {
     const { ns, local } = attr;
+    let isField = false;
     if (ns === XML_NS) {
       if (local === 'lang' && lang === undefined) lang = attr.value;
     } else if (ns === RDF_NS) {
       if (local === 'parseType') parseType ??= attr.value;
       else if (local === 'resource') resource ??= attr.value;
-      else if (!RDF_SYNTAX_ATTRS.has(local) && local !== 'type') (attrs ??= []).push(attr);
-    } else if (ns === '') {
-      if (local !== 'about') (attrs ??= []).push(attr);
-    } else if (ns !== XMLNS_NS) (attrs ??= []).push(attr);
+      else isField = !RDF_SYNTAX_ATTRS.has(local) && local !== 'type';
+    } else if (ns === '') isField = local !== 'about';
+    else isField = ns !== XMLNS_NS;
+    if (isField) {
+      attrs ??= [];
+      attrs.push(attr);
+    }
   }
   // Mostly elements alone (whitespace beside them is not kept): then they are the children as they are.
   let textNodes = 0;
