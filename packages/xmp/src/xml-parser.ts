@@ -50,6 +50,7 @@ const MAX_DEPTH = 256;
 const NO_ATTRIBUTES = Object.freeze([]) as unknown as XmlAttribute[];
 
 export { decodeEntities, sanitizeXmlText } from './xml-chars.ts';
+export { childElements, textContent } from './xml-tree.ts';
 
 interface OpenElement {
   element: XmlElement;
@@ -161,10 +162,7 @@ class Parser {
   }
 
   private skipWhitespace(): void {
-    const { src } = this;
-    let pos = this.pos;
-    while (pos < src.length && isWhitespace(src.charCodeAt(pos))) pos++;
-    this.pos = pos;
+    while (this.pos < this.src.length && isWhitespace(this.src.charCodeAt(this.pos))) this.pos++;
   }
 
   private startTag(): void {
@@ -398,15 +396,4 @@ export function parseXml(source: string, options: ParseOptions = {}): XmlDocumen
     options.skipIgnorableWhitespace ?? false,
     options.namespaces,
   ).parse();
-}
-
-/** Concatenated text children of an element. */
-export function textContent(element: XmlElement): string {
-  let out = '';
-  for (const child of element.children) if (child.kind === 'text') out += child.value;
-  return out;
-}
-
-export function childElements(element: XmlElement): XmlElement[] {
-  return element.children.filter((child): child is XmlElement => child.kind === 'element');
 }
