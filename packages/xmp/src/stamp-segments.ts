@@ -30,7 +30,11 @@ export interface StampResult {
 const APP13 = 0xed;
 
 /** Photoshop resources with the new IIM block and its digest; other resources keep their order. */
-function withIim(resources: readonly PhotoshopResource[], iimBlock: Buffer): PhotoshopResource[] {
+function withIim(
+  resources: readonly PhotoshopResource[],
+  iimBlock: Buffer,
+  iimMd5: Buffer,
+): PhotoshopResource[] {
   const updated: PhotoshopResource = {
     signature: '8BIM',
     id: IPTC_RESOURCE_ID,
@@ -41,7 +45,7 @@ function withIim(resources: readonly PhotoshopResource[], iimBlock: Buffer): Pho
     signature: '8BIM',
     id: IPTC_DIGEST_ID,
     name: Buffer.alloc(0),
-    data: iimDigest(iimBlock),
+    data: iimMd5,
   };
   const out = resources.map((resource) =>
     resource.id === IPTC_RESOURCE_ID
@@ -109,15 +113,16 @@ export function stampSegments(
     (entry) => !(entry.record === 1 && entry.dataset === 90) && !(entry.record === 2 && entry.dataset === 0),
   );
   const iimBlock = parsed.resources.length > 0 || carriesData ? serializeIim(synced.datasets) : undefined;
+  const iimMd5 = iimBlock && iimDigest(iimBlock);
   // Photoshop's copy of the IIM digest in XMP follows the new IIM instead of going stale.
-  if (iimBlock && getProperty(packet, PHOTOSHOP_NS, 'LegacyIPTCDigest')?.kind === 'simple')
+  if (iimMd5 && getProperty(packet, PHOTOSHOP_NS, 'LegacyIPTCDigest')?.kind === 'simple')
     setProperty(packet, PHOTOSHOP_NS, 'LegacyIPTCDigest', {
       kind: 'simple',
-      value: iimDigest(iimBlock).toString('hex').toUpperCase(),
+      value: iimMd5.toString('hex').toUpperCase(),
     });
   const segments = xmpSegments(packet);
-  if (iimBlock) {
-    const irb = serializePhotoshopResources(withIim(parsed.resources, iimBlock));
+  if (iimBlock && iimMd5) {
+    const irb = serializePhotoshopResources(withIim(parsed.resources, iimBlock, iimMd5));
     for (const payload of photoshopSegmentPayloads(irb, MAX_SEGMENT_PAYLOAD))
       segments.push(encodeSegment(APP13, payload));
   }

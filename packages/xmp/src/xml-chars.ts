@@ -34,6 +34,16 @@ for (const ch of ' \t\n\r\v\f<>/="\'&?!') nameEnds[ch.charCodeAt(0)] = 1;
 export const isNameChar = (code: number): boolean =>
   code < 128 ? nameEnds[code] === 0 : !/\s/.test(String.fromCharCode(code));
 
+/** Where the name that starts at `from` ends (`from` itself when there is none). */
+export function nameEnd(src: string, from: number): number {
+  let end = from;
+  for (; end < src.length; end++) {
+    const code = src.charCodeAt(end);
+    if (code < 128 ? nameEnds[code] !== 0 : !isNameChar(code)) break;
+  }
+  return end;
+}
+
 function isXmlChar(code: number): boolean {
   return (
     code === 0x9 ||

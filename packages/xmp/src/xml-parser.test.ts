@@ -65,6 +65,35 @@ describe('xml parser', () => {
     assert.equal(c && textContent(c), '  ');
   });
 
+  it('joins text split by comments and CDATA into one node, and tells text after an element from text after text', () => {
+    const xml = '<r>a<!--c-->b<![CDATA[<c>]]><e/> <!--x--> <?p q?> <f>  </f>g<!--y--> </r>';
+    const kinds = (root: ReturnType<typeof parseXml>['root']) =>
+      root.children.map((child) => (child.kind === 'text' ? JSON.stringify(child.value) : child.local));
+    assert.deepEqual(kinds(parseXml(xml).root), ['"ab<c>"', 'e', '"   "', 'f', '"g "']);
+    // Whitespace after an element is left out even with a comment or instruction between; the
+    // whitespace after the text 'g' is kept with it.
+    assert.deepEqual(kinds(parseXml(xml, { skipIgnorableWhitespace: true }).root), [
+      '"ab<c>"',
+      'e',
+      'f',
+      '"g "',
+    ]);
+  });
+
+  it('gives the first prefix declared for each namespace, in document order', () => {
+    const { prefixes } = parseXml(
+      '<a xmlns="urn:d" xmlns:p="urn:1"><b xmlns:q="urn:1" xmlns:r="urn:2"/><p:c xmlns:s="urn:3"/></a>',
+    );
+    assert.deepEqual(
+      [...prefixes],
+      [
+        ['urn:1', 'p'],
+        ['urn:2', 'r'],
+        ['urn:3', 's'],
+      ],
+    );
+  });
+
   it('refuses DOCTYPE and ENTITY declarations (no entity expansion, no external entities)', () => {
     const bomb =
       '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><r>&lol2;</r>';

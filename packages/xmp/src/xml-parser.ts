@@ -3,7 +3,7 @@
 // so entity expansion attacks and external entities cannot happen. Iterative (no recursion),
 // with a depth limit, so hostile input cannot overflow the stack.
 import { MetadataError } from './errors.ts';
-import { decodeEntities, isNameChar, isWhitespace, sanitizeXmlText, xmlError } from './xml-chars.ts';
+import { decodeEntities, isNameChar, isWhitespace, nameEnd, sanitizeXmlText, xmlError } from './xml-chars.ts';
 
 export interface XmlName {
   /** As written, e.g. 'rdf:li'. */
@@ -39,13 +39,18 @@ export interface XmlProcessingInstruction {
 export interface XmlDocument {
   root: XmlElement;
   processingInstructions: XmlProcessingInstruction[];
+  /** Namespace URI -> the first prefix declared for it (xmlns:p="uri", in document order). */
+  prefixes: Map<string, string>;
 }
 
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 const MAX_DEPTH = 256;
+/** The attributes of every element that has none (frozen: shared, so nobody may add to it). */
+const NO_ATTRIBUTES = Object.freeze([]) as unknown as XmlAttribute[];
 
 export { decodeEntities, sanitizeXmlText } from './xml-chars.ts';
+export { childElements, textContent } from './xml-tree.ts';
 
 interface OpenElement {
   element: XmlElement;
@@ -57,7 +62,10 @@ class Parser {
   private readonly stack: OpenElement[] = [];
   private readonly scopes: Array<Map<string, string>> = [new Map([['xml', XML_NS]])];
   private root: XmlElement | undefined;
+  /** Whether the last child of the open element is an element (else text, or no child yet). */
+  private lastIsElement = false;
   readonly processingInstructions: XmlProcessingInstruction[] = [];
+  private readonly prefixes = new Map<string, string>();
 
   constructor(
     private readonly src: string,
@@ -85,7 +93,7 @@ class Parser {
     if (this.stack.length > 0)
       xmlError(`element <${this.stack[this.stack.length - 1]?.element.qname}> not closed`, this.pos);
     if (!this.root) xmlError('no root element', this.pos);
-    return { root: this.root, processingInstructions: this.processingInstructions };
+    return { root: this.root, processingInstructions: this.processingInstructions, prefixes: this.prefixes };
   }
 
   /**
@@ -93,9 +101,8 @@ class Parser {
    * character after the '<' that ends it): it can only separate elements.
    */
   private ignorable(from: number, to: number, next: number): boolean {
-    const children = this.stack[this.stack.length - 1]?.element.children;
     const beforeElement = next !== 0x2f && next !== 0x3f && next !== 0x21;
-    if (!beforeElement && children?.[children.length - 1]?.kind !== 'element') return false;
+    if (!beforeElement && !this.lastIsElement) return false;
     for (let i = from; i < to; i++) if (!isWhitespace(this.src.charCodeAt(i))) return false;
     return true;
   }
@@ -148,8 +155,7 @@ class Parser {
   private readName(): string {
     const { src } = this;
     const start = this.pos;
-    let end = start;
-    while (end < src.length && isNameChar(src.charCodeAt(end))) end++;
+    const end = nameEnd(src, start);
     if (end === start) xmlError('name expected', start);
     this.pos = end;
     return src.slice(start, end);
@@ -196,16 +202,18 @@ class Parser {
       prefix: this.prefix,
       local: this.local,
       ns: this.ns,
-      attributes: raw.length === 0 ? [] : this.resolveAttributes(raw, tagStart),
+      attributes: raw.length === 0 ? NO_ATTRIBUTES : this.resolveAttributes(raw, tagStart),
       children: [],
     };
     const parent = this.stack[this.stack.length - 1];
     if (parent) parent.element.children.push(element);
     else this.root = element;
     if (selfClosing) {
-      if (scope) this.scopes.pop();
+      if (scope) this.popScope();
+      this.lastIsElement = true;
     } else {
       this.stack.push({ element, scope });
+      this.lastIsElement = false;
     }
   }
 
@@ -241,17 +249,38 @@ class Parser {
       if (prefix !== '' && value === '') xmlError(`empty namespace for prefix ${prefix}`, at);
       scope ??= new Map();
       scope.set(prefix, this.namespaces?.get(value) ?? value);
+      if (prefix !== '' && !this.prefixes.has(value)) this.prefixes.set(value, prefix);
     }
-    if (scope) this.scopes.push(scope);
+    if (scope) {
+      this.scopes.push(scope);
+      this.recent.length = 0;
+    }
     return scope;
   }
 
+  private popScope(): void {
+    this.scopes.pop();
+    this.recent.length = 0;
+  }
+
+  /**
+   * The last two prefixes looked up and their URIs, while the scopes stay as they are: names
+   * mostly alternate between two prefixes (rdf:li and xml:lang), and a map look-up of a prefix
+   * sliced from the text must hash it first.
+   */
+  private readonly recent: Array<string | undefined> = [];
+
   private lookup(prefix: string): string | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const uri = this.scopes[i]?.get(prefix);
-      if (uri !== undefined) return uri;
-    }
-    return undefined;
+    const { recent } = this;
+    if (recent[0] === prefix) return recent[1];
+    if (recent[2] === prefix) return recent[3];
+    let uri: string | undefined;
+    for (let i = this.scopes.length - 1; i >= 0 && uri === undefined; i--) uri = this.scopes[i]?.get(prefix);
+    recent[2] = recent[0];
+    recent[3] = recent[1];
+    recent[0] = prefix;
+    recent[1] = uri;
+    return uri;
   }
 
   // The parts of the name resolve() was given last (no object per name).
@@ -261,7 +290,8 @@ class Parser {
 
   private resolve(qname: string, isElement: boolean, at: number): void {
     const colon = qname.indexOf(':');
-    if (colon !== qname.lastIndexOf(':') || colon === 0 || colon === qname.length - 1) {
+    // (Not lastIndexOf: that one leaves the compiled code for the runtime.)
+    if ((colon >= 0 && qname.indexOf(':', colon + 1) >= 0) || colon === 0 || colon === qname.length - 1) {
       xmlError(`malformed name ${qname}`, at);
     }
     if (colon < 0) {
@@ -299,9 +329,10 @@ class Parser {
     let qname: string;
     // The usual case, the name of the open element, is compared in place.
     const after = this.pos + (expected?.length ?? 0);
+    // (A slice compared whole: startsWith with a position, or a loop, takes twice as long.)
     if (
       expected !== undefined &&
-      this.src.startsWith(expected, this.pos) &&
+      this.src.slice(this.pos, after) === expected &&
       (after === this.src.length || !isNameChar(this.src.charCodeAt(after)))
     ) {
       qname = expected;
@@ -314,7 +345,8 @@ class Parser {
     if (!open) xmlError(`unexpected end tag </${qname}>`, start);
     if (open.element.qname !== qname)
       xmlError(`end tag </${qname}> does not match <${open.element.qname}>`, start);
-    if (open.scope) this.scopes.pop();
+    if (open.scope) this.popScope();
+    this.lastIsElement = true; // the parent's last child is the element just closed
   }
 
   private text(raw: string, at: number): void {
@@ -330,9 +362,10 @@ class Parser {
     if (decode && raw.includes(']]>')) xmlError("']]>' in text", at);
     const value = decode ? decodeEntities(raw, at) : raw;
     const children = parent.element.children;
-    const last = children[children.length - 1];
-    if (last?.kind === 'text') last.value += value;
+    const last = this.lastIsElement ? undefined : children[children.length - 1];
+    if (last !== undefined) (last as XmlText).value += value;
     else children.push({ kind: 'text', value });
+    this.lastIsElement = false;
   }
 }
 
@@ -363,15 +396,4 @@ export function parseXml(source: string, options: ParseOptions = {}): XmlDocumen
     options.skipIgnorableWhitespace ?? false,
     options.namespaces,
   ).parse();
-}
-
-/** Concatenated text children of an element. */
-export function textContent(element: XmlElement): string {
-  let out = '';
-  for (const child of element.children) if (child.kind === 'text') out += child.value;
-  return out;
-}
-
-export function childElements(element: XmlElement): XmlElement[] {
-  return element.children.filter((child): child is XmlElement => child.kind === 'element');
 }

@@ -127,14 +127,6 @@ function findRdfRoot(element: XmlElement): XmlElement | undefined {
   return undefined;
 }
 
-function collectPrefixes(element: XmlElement, prefixes: Map<string, string>): void {
-  for (const attr of element.attributes) {
-    if (attr.ns === XMLNS_NS && attr.value !== '' && !prefixes.has(attr.value))
-      prefixes.set(attr.value, attr.local);
-  }
-  for (const child of childElements(element)) collectPrefixes(child, prefixes);
-}
-
 function rdfAttr(element: XmlElement, local: string): string | undefined {
   // Old toolkits wrote about="" without the rdf prefix.
   return element.attributes.find(
@@ -172,7 +164,7 @@ function structOrQualified(fields: XmpField[], lang: string | undefined): XmpNod
   return node;
 }
 
-function fieldsOfElements(elements: XmlElement[]): XmpField[] {
+function fieldsOfElements(elements: readonly XmlElement[]): XmpField[] {
   const fields: XmpField[] = [];
   for (const child of elements) {
     if (child.ns === '') invalid(`element <${child.qname}> has no namespace`);
@@ -200,13 +192,15 @@ function parseArray(container: XmlElement, lang: string | undefined): XmpNode {
   return withLang({ kind: 'array', form: container.local as 'Bag' | 'Seq' | 'Alt', items }, lang);
 }
 
+const NO_ATTRIBUTES: readonly XmlAttribute[] = [];
+
 /** What parseValue needs of an element, found in one pass over its attributes and children. */
 interface ValueParts {
   lang: string | undefined;
   parseType: string | undefined;
   resource: string | undefined;
-  attrs: XmlAttribute[];
-  children: XmlElement[];
+  attrs: readonly XmlAttribute[];
+  children: readonly XmlElement[];
   /** Text children that are not all whitespace. */
   hasText: boolean;
 }
@@ -215,26 +209,36 @@ function valueParts(element: XmlElement): ValueParts {
   let lang: string | undefined;
   let parseType: string | undefined;
   let resource: string | undefined;
-  const attrs: XmlAttribute[] = [];
+  let attrs: XmlAttribute[] | undefined;
   for (const attr of element.attributes) {
     const { ns, local } = attr;
+    let isField = false;
     if (ns === XML_NS) {
       if (local === 'lang' && lang === undefined) lang = attr.value;
     } else if (ns === RDF_NS) {
       if (local === 'parseType') parseType ??= attr.value;
       else if (local === 'resource') resource ??= attr.value;
-      else if (!RDF_SYNTAX_ATTRS.has(local) && local !== 'type') attrs.push(attr);
-    } else if (ns === '') {
-      if (local !== 'about') attrs.push(attr);
-    } else if (ns !== XMLNS_NS) attrs.push(attr);
+      else isField = !RDF_SYNTAX_ATTRS.has(local) && local !== 'type';
+    } else if (ns === '') isField = local !== 'about';
+    else isField = ns !== XMLNS_NS;
+    if (isField) {
+      attrs ??= [];
+      attrs.push(attr);
+    }
   }
-  const children: XmlElement[] = [];
+  // Mostly elements alone (whitespace beside them is not kept): then they are the children as they are.
+  let textNodes = 0;
   let hasText = false;
   for (const child of element.children) {
-    if (child.kind === 'element') children.push(child);
-    else if (!hasText && child.value.trim() !== '') hasText = true;
+    if (child.kind === 'element') continue;
+    textNodes++;
+    if (!hasText && child.value.trim() !== '') hasText = true;
   }
-  return { lang, parseType, resource, attrs, children, hasText };
+  const children =
+    textNodes === 0
+      ? (element.children as XmlElement[])
+      : element.children.filter((child): child is XmlElement => child.kind === 'element');
+  return { lang, parseType, resource, attrs: attrs ?? NO_ATTRIBUTES, children, hasText };
 }
 
 /** The value of a property element, a structure field, a qualifier or an array item. */
@@ -290,11 +294,18 @@ const knownNamespaces = new Map(
 /** More top-level properties than any real file holds; beyond it a packet is refused, not read. */
 export const MAX_XMP_PROPERTIES = 10_000;
 
-function addProperty(packet: XmpPacket, field: XmpField, seen: Set<string>): void {
+/** Names seen by namespace (no key made of both: hashing a 50-character key costs more). */
+type Seen = Map<string, Set<string>>;
+
+function addProperty(packet: XmpPacket, field: XmpField, seen: Seen): void {
   // The same property twice (in two rdf:Description elements) is invalid XMP; the first wins.
-  const key = `${field.ns} ${field.name}`;
-  if (seen.has(key)) return;
-  seen.add(key);
+  let names = seen.get(field.ns);
+  if (!names) {
+    names = new Set();
+    seen.set(field.ns, names);
+  }
+  if (names.has(field.name)) return;
+  names.add(field.name);
   packet.properties.push(field);
   if (packet.properties.length > MAX_XMP_PROPERTIES)
     throw new MetadataError('METADATA_TOO_LARGE', `the XMP holds more than ${MAX_XMP_PROPERTIES} properties`);
@@ -304,22 +315,22 @@ function addProperty(packet: XmpPacket, field: XmpField, seen: Set<string>): voi
 export function parseXmpPacket(input: string | Uint8Array): XmpPacket {
   const text = typeof input === 'string' ? input : decodeXmpForParsing(input);
   // Whitespace between elements means nothing in RDF (parseValue reads text only beside no elements).
-  const { root } = parseXml(text, { skipIgnorableWhitespace: true, namespaces: knownNamespaces });
+  const { root, prefixes } = parseXml(text, { skipIgnorableWhitespace: true, namespaces: knownNamespaces });
   const packet = emptyPacket();
+  packet.prefixes = prefixes;
   if (root.ns === XMP_META_NS) {
     const toolkit = root.attributes.find(
       (attr) => attr.ns === XMP_META_NS && (attr.local === 'xmptk' || attr.local === 'xaptk'),
     );
     if (toolkit) packet.toolkit = toolkit.value;
   }
-  collectPrefixes(root, packet.prefixes);
   const rdf = findRdfRoot(root);
   if (!rdf) {
     if (root.ns === XMP_META_NS) return packet; // an empty x:xmpmeta
     invalid('no rdf:RDF element in XMP packet');
   }
   let aboutSet = false;
-  const seen = new Set<string>();
+  const seen: Seen = new Map();
   for (const description of childElements(rdf)) {
     if (description.ns === '') invalid(`element <${description.qname}> has no namespace`);
     const about = rdfAttr(description, 'about');
