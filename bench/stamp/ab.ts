@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { stampJpegFile } from '../../packages/xmp/src/stamp-file.ts';
 import type { stampSegments } from '../../packages/xmp/src/stamp-segments.ts';
-import { images, jpegMetadataOf, median, option, textOption } from './common.ts';
+import { cpuInTurns, images, jpegMetadataOf, median, option, textOption } from './common.ts';
 import { template } from './fields.ts';
 import { makeFrame, metadataHead, standardTables, writeSyntheticJpeg } from './synthetic-jpeg.ts';
 
@@ -41,17 +41,8 @@ async function alternate(
   methods: Record<string, () => unknown>,
   warmup: number,
 ): Promise<Record<string, number>> {
-  const names = Object.keys(methods);
-  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  for (const name of names) for (let i = 0; i < warmup; i++) await methods[name]?.();
-  for (let round = 0; round < rounds; round++)
-    for (const name of round % 2 ? names : [...names].reverse()) {
-      const cpu = process.cpuUsage();
-      await methods[name]?.();
-      const used = process.cpuUsage(cpu);
-      times[name]?.push((used.user + used.system) / 1000);
-    }
-  return Object.fromEntries(names.map((name) => [name, median(times[name] ?? [])]));
+  const times = await cpuInTurns(methods, warmup, rounds);
+  return Object.fromEntries(Object.entries(times).map(([name, { cpu }]) => [name, median(cpu)]));
 }
 
 const head = await jpegMetadataOf(readFileSync(path.join(images, image)));

@@ -30,7 +30,7 @@ import { Worker } from 'node:worker_threads';
 import { stampJpegFile } from '@photorelay/xmp/index';
 import { copyRange, kernelCopyAvailable } from '../../packages/xmp/src/kernel-copy.ts';
 import { stampSegments } from '../../packages/xmp/src/stamp-segments.ts';
-import { images, jpegMetadataOf, median, option } from './common.ts';
+import { cpuInTurns, images, jpegMetadataOf, median, option } from './common.ts';
 import { template } from './fields.ts';
 import { makeFrame, metadataHead, standardTables, writeSyntheticJpeg } from './synthetic-jpeg.ts';
 
@@ -119,18 +119,10 @@ try {
     'engine alone on the reference head, in memory': () =>
       stampSegments(found, template, { filename: 'in.jpg' }),
   };
-  const times: Record<string, number[]> = Object.fromEntries(Object.keys(methods).map((name) => [name, []]));
-  const system: Record<string, number[]> = Object.fromEntries(Object.keys(methods).map((name) => [name, []]));
-  for (const run of Object.values(methods)) for (let i = 0; i < warmup; i++) await run();
   const names = Object.keys(methods);
-  for (let round = 0; round < rounds; round++)
-    for (const name of round % 2 ? names : [...names].reverse()) {
-      const cpu = process.cpuUsage();
-      await methods[name]?.();
-      const used = process.cpuUsage(cpu);
-      times[name]?.push((used.user + used.system) / 1000);
-      system[name]?.push(used.system / 1000);
-    }
+  const measured = await cpuInTurns(methods, warmup, rounds);
+  const times = Object.fromEntries(names.map((name) => [name, measured[name]?.cpu ?? []]));
+  const system = Object.fromEntries(names.map((name) => [name, measured[name]?.system ?? []]));
   const copyMs = median(times['fs.copyFile'] ?? []);
   console.log(
     `${(size / MB).toFixed(0)} MB, ${rounds} rounds after ${warmup} warm-up calls each, CPU medians; load average ${loadavg()
