@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
 // columns and looking up every booking: on the bench the month statement went from 9.3 to 3.3 ms
 // (PGlite CPU 8.2 -> 2.5 ms). Kept by triggers, so every writer (the API, the external calendars'
 // refresh, SQL by hand) keeps them right:
-// - `listed`: the entry's own columns as a JSON array, in the order of `listedNames`
+// - `listed`: the entry's own columns as a JSON array, in the order `listedEntry` reads it
 //   (modules/calendar/month-queries.ts), written before every insert and update of the row;
 // - `listed_bookings` / `listed_confirmers`: its bookings as arrays by id and who confirmed it,
 //   rewritten by the statement triggers of 0027 that already advance the entry's version. Those

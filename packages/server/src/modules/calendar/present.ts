@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Member } from '../teams/service.ts';
 import type { ListedBooking } from './booking-queries.ts';
 import type { Entry } from './entry-queries.ts';
+import type { VersionedEntry } from './month-queries.ts';
 import { inZone } from './time.ts';
 
 /** Owners and operators plan; everyone else (the Photographer group) only sees their own part. */
@@ -119,14 +120,7 @@ export interface EntryParts {
 const viewerFields = '"bookings":[],"confirmedByCurrentUser":false,';
 const bookingList = z.array(bookingSchema);
 
-/** An entry with all its bookings and who confirmed it, as the listing reads it. */
-export interface ListedEntry {
-  entry: Entry;
-  bookings: readonly ListedBooking[];
-  confirmers: readonly number[];
-}
-
-export function entryParts(v: ListedEntry, zone: string): EntryParts {
+export function entryParts(v: VersionedEntry, zone: string): EntryParts {
   const json = JSON.stringify(
     calendarEntry.parse(entryAnswer(v.entry, zone, [], { count: v.confirmers.length, mine: false })),
   );
