@@ -17,7 +17,10 @@ import { vacuumAnalyze } from '../../packages/server/src/db/maintenance.ts';
 import * as accountQueries from '../../packages/server/src/modules/account/queries.ts';
 import { listEntries } from '../../packages/server/src/modules/calendar/entries.ts';
 import { clearMonthCache, monthCacheStats } from '../../packages/server/src/modules/calendar/month-cache.ts';
-import { listPeople, listMonth as monthStatement } from '../../packages/server/src/modules/calendar/month-queries.ts';
+import {
+  listPeople,
+  listMonth as monthStatement,
+} from '../../packages/server/src/modules/calendar/month-queries.ts';
 import { dayStart, monthAfter } from '../../packages/server/src/modules/calendar/time.ts';
 import * as teamQueries from '../../packages/server/src/modules/teams/queries.ts';
 import { requireMember } from '../../packages/server/src/modules/teams/service.ts';
