@@ -47,7 +47,7 @@ export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 const MAX_DEPTH = 256;
 /** The attributes of every element that has none (frozen: shared, so nobody may add to it). */
-const NO_ATTRIBUTES = Object.freeze([]) as unknown as XmlAttribute[];
+export const NO_ATTRIBUTES = Object.freeze([]) as unknown as XmlAttribute[];
 
 export { decodeEntities, sanitizeXmlText } from './xml-chars.ts';
 export { childElements, textContent } from './xml-tree.ts';

@@ -6,6 +6,7 @@ import { catalogNamespaces } from './catalog.ts';
 import { MetadataError } from './errors.ts';
 import {
   childElements,
+  NO_ATTRIBUTES,
   parseXml,
   textContent,
   XML_NS,
@@ -191,8 +192,6 @@ function parseArray(container: XmlElement, lang: string | undefined): XmpNode {
   }
   return withLang({ kind: 'array', form: container.local as 'Bag' | 'Seq' | 'Alt', items }, lang);
 }
-
-const NO_ATTRIBUTES: readonly XmlAttribute[] = [];
 
 /** What parseValue needs of an element, found in one pass over its attributes and children. */
 interface ValueParts {
