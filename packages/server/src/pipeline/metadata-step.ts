@@ -44,7 +44,7 @@ async function stampUpload(
   return {
     blobKey: stamped.blobKey,
     size: stamped.size,
-    sha256: null,
+    sha256: stamped.sha256,
     detail: {
       metadata: {
         applied: active,

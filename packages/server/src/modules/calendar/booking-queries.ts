@@ -48,12 +48,16 @@ export const selectBookings = (db: Db, teamId: number) =>
     .select(bookingColumns)
     .where('b.team_id', '=', teamId);
 
+/** How a booked person is named: first and last name, else their address. */
+export const bookedName = (firstName: string, lastName: string, email: string) =>
+  `${firstName} ${lastName}`.trim() || email;
+
 export type BookingRow = Awaited<ReturnType<ReturnType<typeof selectBookings>['executeTakeFirstOrThrow']>>;
 export const bookingOf = (r: BookingRow): BookingRecord => ({
   id: r.id,
   entryId: r.entry_id,
   userId: r.user_id,
-  fullname: `${r.first_name} ${r.last_name}`.trim() || r.email,
+  fullname: bookedName(r.first_name, r.last_name, r.email),
   email: r.email,
   language: r.language,
   accreditationNumber: r.accreditation_number ?? null,

@@ -25,12 +25,25 @@ after(() => server.stop());
 
 type Listing = { entries: CalendarEntry[]; total: number };
 
-test('entry cache: hits while nothing changed, misses after a write to each table an entry shows', async () => {
-  const db = server.running.ctx.db;
+/** A new team: its owner's client, its default calendar, and that calendar's March 2026 as listed. */
+async function newTeamCalendar() {
   const team = await makeTeam(server);
   const c = team.owner.client;
   const base = `/api/${team.teamUuid}`;
   const cal = await defaultCalendarId(server, team.teamId);
+  const month = async (client = c) => {
+    const res = await client.post<Listing>(`${base}/calendar/entries`, {
+      calendarIds: [cal],
+      startDate: '2026-03-01',
+    });
+    assert.equal(res.status, 200);
+    return res.body;
+  };
+  return { db: server.running.ctx.db, team, c, base, cal, month };
+}
+
+test('entry cache: hits while nothing changed, misses after a write to each table an entry shows', async () => {
+  const { db, team, c, base, cal, month } = await newTeamCalendar();
   const photographer = await makeMember(server, team, 'Photographer');
   await grant(
     server,
@@ -40,14 +53,6 @@ test('entry cache: hits while nothing changed, misses after a write to each tabl
     ['read'],
   );
   const id = await createEntry(c, team.teamUuid, cal);
-  const month = async (client = c) => {
-    const res = await client.post<Listing>(`${base}/calendar/entries`, {
-      calendarIds: [cal],
-      startDate: '2026-03-01',
-    });
-    assert.equal(res.status, 200);
-    return res.body;
-  };
   /** Lists the month and says whether the cache answered every entry. */
   const listed = async (client = c) => {
     const before = monthCacheStats(db);
@@ -178,10 +183,7 @@ test('entry cache: hits while nothing changed, misses after a write to each tabl
 });
 
 test('version triggers: deleting an entry while its booking changes never deadlocks', async () => {
-  const team = await makeTeam(server);
-  const c = team.owner.client;
-  const base = `/api/${team.teamUuid}`;
-  const cal = await defaultCalendarId(server, team.teamId);
+  const { team, c, base, cal } = await newTeamCalendar();
   const photographer = await makeMember(server, team, 'Photographer');
   for (let round = 0; round < 15; round++) {
     const id = await createEntry(c, team.teamUuid, cal);
@@ -201,11 +203,7 @@ test('version triggers: deleting an entry while its booking changes never deadlo
 });
 
 test("a cold listing shows an entry exactly as reading it does (the row's listing texts, migration 0028)", async () => {
-  const db = server.running.ctx.db;
-  const team = await makeTeam(server);
-  const c = team.owner.client;
-  const base = `/api/${team.teamUuid}`;
-  const cal = await defaultCalendarId(server, team.teamId);
+  const { db, team, c, base, cal, month } = await newTeamCalendar();
   const [first, second] = [
     await makeMember(server, team, 'Photographer'),
     await makeMember(server, team, 'Photographer'),
@@ -235,14 +233,10 @@ test("a cold listing shows an entry exactly as reading it does (the row's listin
   assert.equal(read.status, 200, JSON.stringify(read.body));
   clearMonthCache(db);
   const misses = monthCacheStats(db).misses;
-  const res = await c.post<Listing>(`${base}/calendar/entries`, {
-    calendarIds: [cal],
-    startDate: '2026-03-01',
-  });
-  assert.equal(res.status, 200);
+  const listing = await month();
   assert.equal(monthCacheStats(db).misses, misses + 1, 'read in full');
-  assert.deepEqual(res.body.entries, [read.body.entry]);
-  const listed = res.body.entries[0] as CalendarEntry;
+  assert.deepEqual(listing.entries, [read.body.entry]);
+  const listed = listing.entries[0] as CalendarEntry;
   assert.deepEqual(
     [listed.bookings.length, listed.bookings.find((b) => b.userId === first.userId)?.accreditationNumber],
     [2, 'DFL 7'],
@@ -251,10 +245,7 @@ test("a cold listing shows an entry exactly as reading it does (the row's listin
 });
 
 test('bookings written at once by two transactions are both listed (the entry is locked before its list is written)', async () => {
-  const db = server.running.ctx.db;
-  const team = await makeTeam(server);
-  const c = team.owner.client;
-  const cal = await defaultCalendarId(server, team.teamId);
+  const { db, team, c, cal, month } = await newTeamCalendar();
   const id = await createEntry(c, team.teamUuid, cal);
   const people = [
     await makeMember(server, team, 'Photographer'),
@@ -292,9 +283,5 @@ test('bookings written at once by two transactions are both listed (the entry is
   const users = (JSON.parse(row.listed_bookings ?? '[]') as number[][]).map((b) => b[1]).sort();
   assert.deepEqual(users, people.map((p) => p.userId).sort());
   clearMonthCache(db);
-  const res = await c.post<Listing>(`/api/${team.teamUuid}/calendar/entries`, {
-    calendarIds: [cal],
-    startDate: '2026-03-01',
-  });
-  assert.equal(res.body.entries[0]?.bookings.length, 2);
+  assert.equal((await month()).entries[0]?.bookings.length, 2);
 });

@@ -49,27 +49,30 @@ export function clearMonthCache(db: Db) {
 
 const peopleTeams = 1_000;
 
+/** Drops the least recently used (first in a Map's order) beyond `capacity`. */
+function trim(map: Map<number, unknown>, capacity: number) {
+  for (const oldest of map.keys()) {
+    if (map.size <= capacity) break;
+    map.delete(oldest);
+  }
+}
+
 /**
  * The people `ids` at the team's shared version `shared`: a member's name or accreditation number
  * advances it (migration 0027), so members are kept until it moves. Someone no longer in the team
  * changes nothing of it and is read every time (rare: bookings of a former member).
  */
 async function peopleOf(db: Db, cache: Cache, teamId: number, shared: number, ids: Set<number>) {
-  let held = cache.people.get(teamId);
-  if (held?.shared !== shared) held = { shared, byId: new Map() };
+  const current = cache.people.get(teamId);
+  const held = current?.shared === shared ? current : { shared, byId: new Map<number, Person>() };
   const missing = [...ids].filter((id) => !held.byId.has(id));
   if (missing.length === 0) return held.byId;
   const read = await listPeople(db, teamId, missing);
-  const people = new Map(held.byId);
-  for (const [id, person] of read) people.set(id, person);
-  const kept = new Map([...held.byId, ...[...read].filter(([, person]) => person.member)]);
+  for (const [id, person] of read) if (person.member) held.byId.set(id, person);
   cache.people.delete(teamId);
-  cache.people.set(teamId, { shared, byId: kept });
-  for (const oldest of cache.people.keys()) {
-    if (cache.people.size <= peopleTeams) break;
-    cache.people.delete(oldest);
-  }
-  return people;
+  cache.people.set(teamId, held);
+  trim(cache.people, peopleTeams);
+  return new Map([...held.byId, ...read]);
 }
 
 /**
@@ -124,9 +127,6 @@ export async function cachedMonth(
   });
   cache.stats.hits += month.page.length - read.size;
   cache.stats.misses += read.size;
-  for (const oldest of cache.entries.keys()) {
-    if (cache.entries.size <= capacity) break;
-    cache.entries.delete(oldest);
-  }
+  trim(cache.entries, capacity);
   return { entries, total: month.total, calendars: month.calendars };
 }

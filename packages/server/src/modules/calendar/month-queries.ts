@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
-import type { ListedBooking } from './booking-queries.ts';
+import { bookedName, type ListedBooking } from './booking-queries.ts';
 import { type Entry, type EntryRow, entryOf } from './entry-queries.ts';
 
 // The month listing (`POST calendar/entries`) in one statement that answers one text: a page of
@@ -79,37 +79,33 @@ type ReadValues = [
 ];
 
 /** An entry from its `listed` array, whose order is migration 0028's calendar_entry_listed(). */
-function listedEntry(values: unknown[], calendar_type: EntryRow['calendar_type'], folder_id: number): Entry {
-  const [id, calendar_id, start_at, end_at, all_day, summary, description, category, subcategory, scene] =
-    values;
-  const [location, city, state, country, team1, team2, urgency, flags, cancelled_at] = values.slice(10);
-  const [source_entry_id, source_status, external_uid] = values.slice(19);
+function listedEntry(v: unknown[], calendar_type: EntryRow['calendar_type'], folder_id: number): Entry {
   // One object literal: every entry gets the same shape (Object.fromEntries made slow dictionaries).
   return entryOf({
-    id,
-    calendar_id,
+    id: v[0],
+    calendar_id: v[1],
     calendar_type,
     folder_id,
-    start_at,
-    end_at,
-    all_day,
-    summary,
-    description,
-    category,
-    subcategory,
-    scene,
-    location,
-    city,
-    state,
-    country,
-    team1,
-    team2,
-    urgency,
-    flags,
-    cancelled_at,
-    source_entry_id,
-    source_status,
-    external_uid,
+    start_at: v[2],
+    end_at: v[3],
+    all_day: v[4],
+    summary: v[5],
+    description: v[6],
+    category: v[7],
+    subcategory: v[8],
+    scene: v[9],
+    location: v[10],
+    city: v[11],
+    state: v[12],
+    country: v[13],
+    team1: v[14],
+    team2: v[15],
+    urgency: v[16],
+    flags: v[17],
+    cancelled_at: v[18],
+    source_entry_id: v[19],
+    source_status: v[20],
+    external_uid: v[21],
   } as EntryRow);
 }
 
@@ -186,7 +182,7 @@ export async function listPeople(db: Db, teamId: number, ids: readonly number[])
   return new Map<number, Person>(
     people.map(([id, first, last, email, accreditationNumber, member]) => [
       id,
-      { fullname: `${first} ${last}`.trim() || email, accreditationNumber, member },
+      { fullname: bookedName(first, last, email), accreditationNumber, member },
     ]),
   );
 }

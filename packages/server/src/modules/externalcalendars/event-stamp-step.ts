@@ -72,7 +72,7 @@ async function stampEvent(
     ...current,
     blobKey: stamped.blobKey,
     size: stamped.size,
-    sha256: null,
+    sha256: stamped.sha256,
     detail: { eventStamp: detail },
   };
 }

@@ -86,6 +86,8 @@ export async function loadStampOptions(
 export interface StampedBlob {
   blobKey: string;
   size: number;
+  /** Not hashed while stamping: only a delivery to another project needs it, and reads it then (delivery.ts). */
+  sha256: null;
   warnings: string[];
   unknownVariables: string[];
 }
@@ -106,15 +108,14 @@ export async function stampBlob(
     ctx.blobs.writeFile((file) =>
       // On a stamp thread: the engine's work within STAMP_TIME_LIMIT_MS (a file over it is
       // delivered unstamped or held like any file that cannot be stamped, issue 15), then the
-      // image data copied there, off the event loop. Not hashed: only a delivery to another
-      // project needs the new file's SHA-256, and reads it then (delivery.ts); hashing here cost
-      // as much CPU as the copy.
+      // image data copied there, off the event loop. Not hashed: that cost as much CPU as the copy.
       stampJpegFile(source, file, template, { timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS, ...options }),
     ),
   );
   return {
     blobKey: stamped.key,
     size: stamped.size,
+    sha256: null,
     warnings: stamped.result.warnings,
     unknownVariables: stamped.result.unknownVariables,
   };

@@ -205,7 +205,7 @@ export async function runScripts(
   else if (template) {
     try {
       const stamped = await stampBlob(ctx, current.blobKey, template, {});
-      file = { blobKey: stamped.blobKey, size: stamped.size, sha256: null };
+      file = { blobKey: stamped.blobKey, size: stamped.size, sha256: stamped.sha256 };
     } catch (error) {
       throw new ProcessingStopped(
         `Script error: the changed metadata could not be written: ${(error as Error).message}`,
