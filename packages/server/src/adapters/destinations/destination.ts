@@ -15,12 +15,14 @@ export class DestinationError extends Error {}
  * A connection that went away under the transfer (reset, closed by the server, a pooled
  * connection found dead): worth one more go at once on a new connection rather than the
  * retry delay. Refused logins, missing folders, full disks and refused connects are not.
+ * ssh2-sftp-client names a session that ended under an operation by the event that came first:
+ * a reset ("ECONNRESET"), or "Unexpected end event" / "Unexpected close event".
  */
 export function isTransientConnectionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') return true;
   const message = err instanceof Error ? err.message : String(err);
-  return /ECONNRESET|EPIPE|ECONNABORTED|socket hang up|No SFTP connection|not connected|connection (?:was )?(?:closed|lost|reset|ended)|closed (?:by (?:the )?(?:remote|server)|unexpectedly)|Client network socket disconnected|premature close|Server closed connection|read ECONNRESET|end of file|channel (?:open failure|closed)/i.test(
+  return /ECONNRESET|EPIPE|ECONNABORTED|socket hang up|No SFTP connection|not connected|connection (?:was )?(?:closed|lost|reset|ended)|closed (?:by (?:the )?(?:remote|server)|unexpectedly)|Client network socket disconnected|premature close|Server closed connection|read ECONNRESET|end of file|channel (?:open failure|closed)|Unexpected (?:end|close) event/i.test(
     message,
   );
 }

@@ -95,6 +95,9 @@ test('which failures are retried at once on a new connection', () => {
     new DestinationError('No SFTP connection available'),
     new DestinationError('Client network socket disconnected before secure TLS connection was established'),
     new DestinationError('Server closed connection unexpectedly.'),
+    // ssh2-sftp-client, when the session's end or close event comes before the reset.
+    new DestinationError('Unexpected end event'),
+    new DestinationError('Unexpected close event'),
   ])
     assert.equal(isTransientConnectionError(transient), true, String(transient));
   for (const lasting of [
