@@ -20,6 +20,7 @@ import { clearMonthCache, monthCacheStats } from '../../packages/server/src/modu
 import {
   listPeople,
   listMonth as monthStatement,
+  type Person,
 } from '../../packages/server/src/modules/calendar/month-queries.ts';
 import { dayStart, monthAfter } from '../../packages/server/src/modules/calendar/time.ts';
 import * as teamQueries from '../../packages/server/src/modules/teams/queries.ts';
@@ -293,8 +294,11 @@ async function main() {
       page: { offset: 0, limit: 200 },
     };
     const none = { ids: [], versions: [], shared: [] };
-    // The booked people's names as a cold cache reads them: one more query.
-    const people = (_shared: number, ids: Set<number>) => listPeople(db, team.teamId, [...ids]);
+    // The booked people's names as a cold cache reads them: the team's members with the statement.
+    const people = {
+      lookup: async (_shared: number, ids: Set<number>, members?: ReadonlyMap<number, Person>) =>
+        members ?? listPeople(db, team.teamId, [...ids]),
+    };
     const current = await monthStatement(db, range, none, people);
     const all = {
       ids: current.page.map((e) => e.id),

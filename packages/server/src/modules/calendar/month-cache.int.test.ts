@@ -285,3 +285,43 @@ test('bookings written at once by two transactions are both listed (the entry is
   clearMonthCache(db);
   assert.equal((await month()).entries[0]?.bookings.length, 2);
 });
+
+test("booked people's names: members with the month's statement, a former member and one who joined since by id", async () => {
+  const { db, team, c, base, cal, month } = await newTeamCalendar();
+  const [leaving, staying] = [
+    await makeMember(server, team, 'Photographer'),
+    await makeMember(server, team, 'Photographer'),
+  ];
+  const names = async () =>
+    new Map(
+      (await db.selectFrom('users').select(['id', 'first_name', 'last_name']).execute()).map((u) => [
+        u.id,
+        `${u.first_name} ${u.last_name}`,
+      ]),
+    );
+  const id = await createEntry(c, team.teamUuid, cal);
+  for (const who of [leaving, staying])
+    assert.equal(
+      (await c.post(`${base}/booking`, { entryId: id, userId: who.userId, bookingState: 'accepted' })).status,
+      200,
+    );
+  const shown = async () =>
+    new Map((await month()).entries[0]?.bookings.map((b) => [b.userId, b.fullname]) ?? []);
+  const expected = await names();
+  assert.deepEqual(await shown(), new Map([leaving, staying].map((p) => [p.userId, expected.get(p.userId)])));
+  // The people are held now; one leaves the team, cold and warm listings still name them.
+  await db.deleteFrom('team_members').where('user_id', '=', leaving.userId).execute();
+  await db.updateTable('bookings').set({ suggested: 2 }).where('entry_id', '=', id).execute();
+  assert.equal((await shown()).get(leaving.userId), expected.get(leaving.userId), 'a former member, warm');
+  clearMonthCache(db);
+  assert.equal((await shown()).get(leaving.userId), expected.get(leaving.userId), 'a former member, cold');
+  // Someone who joins after the members were read is named when booked.
+  const joining = await makeMember(server, team, 'Photographer');
+  assert.equal(
+    (await c.post(`${base}/booking`, { entryId: id, userId: joining.userId, bookingState: 'accepted' }))
+      .status,
+    200,
+  );
+  assert.equal((await shown()).get(joining.userId), (await names()).get(joining.userId), 'joined since');
+  assert.equal((await shown()).size, 3);
+});

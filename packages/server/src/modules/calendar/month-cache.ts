@@ -1,5 +1,12 @@
 import type { Db } from '../../db/kysely.ts';
-import { type KnownEntries, listMonth, listPeople, type MonthRange, type Person } from './month-queries.ts';
+import {
+  type KnownEntries,
+  listMonth,
+  listPeople,
+  type MonthRange,
+  type PeopleSource,
+  type Person,
+} from './month-queries.ts';
 import { type EntryParts, entryParts } from './present.ts';
 
 // The listing's entries, kept presented (as JSON parts, see present.ts) per database and entry id,
@@ -58,21 +65,31 @@ function trim(map: Map<number, unknown>, capacity: number) {
 }
 
 /**
- * The people `ids` at the team's shared version `shared`: a member's name or accreditation number
- * advances it (migration 0027), so members are kept until it moves. Someone no longer in the team
- * changes nothing of it and is read every time (rare: bookings of a former member).
+ * The booked people, kept per team at the team's shared version: a member's name or
+ * accreditation number advances it (migration 0027), so members are kept until it moves. The month
+ * statement brings all members when this does not hold them at the current version. Someone no
+ * longer in the team (or who joined since) changes nothing of it and is read by id: members are
+ * kept, former members read every time (rare: bookings of a former member).
  */
-async function peopleOf(db: Db, cache: Cache, teamId: number, shared: number, ids: Set<number>) {
-  const current = cache.people.get(teamId);
-  const held = current?.shared === shared ? current : { shared, byId: new Map<number, Person>() };
-  const missing = [...ids].filter((id) => !held.byId.has(id));
-  if (missing.length === 0) return held.byId;
-  const read = await listPeople(db, teamId, missing);
-  for (const [id, person] of read) if (person.member) held.byId.set(id, person);
-  cache.people.delete(teamId);
-  cache.people.set(teamId, held);
-  trim(cache.people, peopleTeams);
-  return new Map([...held.byId, ...read]);
+function peopleOf(db: Db, cache: Cache, teamId: number): PeopleSource {
+  return {
+    heldAt: cache.people.get(teamId)?.shared,
+    async lookup(shared, ids, members) {
+      const current = cache.people.get(teamId);
+      const held = members
+        ? { shared, byId: new Map(members) }
+        : current?.shared === shared
+          ? current
+          : { shared, byId: new Map<number, Person>() };
+      const missing = [...ids].filter((id) => !held.byId.has(id));
+      const read = missing.length > 0 ? await listPeople(db, teamId, missing) : undefined;
+      for (const [id, person] of read ?? []) if (person.member) held.byId.set(id, person);
+      cache.people.delete(teamId);
+      cache.people.set(teamId, held);
+      trim(cache.people, peopleTeams);
+      return read ? new Map([...held.byId, ...read]) : held.byId;
+    },
+  };
 }
 
 /**
@@ -97,7 +114,7 @@ export async function cachedMonth(
       known.versions.push(c.version);
       known.shared.push(c.shared);
     }
-  const month = await listMonth(db, range, known, (shared, ids) => peopleOf(db, cache, teamId, shared, ids));
+  const month = await listMonth(db, range, known, peopleOf(db, cache, teamId));
   const read = new Map<number, EntryParts>();
   for (const entry of month.read) {
     const parts = entryParts(entry, zone);
