@@ -76,21 +76,32 @@ export async function createSession(db: Db, userId: number, persistent: boolean)
   return { id, persistent, maxAgeSeconds: persistent ? maxAgeMs / 1000 : undefined };
 }
 
-export async function sessionUser(db: Db, sessionId: string): Promise<SessionUser | null> {
-  const row = await q.findSessionUser(db, sha256(sessionId));
+/**
+ * The session's user, and with `teamUuid` (lower case) their membership in that team (null when
+ * they are not a member), read together.
+ */
+export async function findSession(
+  db: Db,
+  sessionId: string,
+  teamUuid?: string,
+): Promise<{ user: SessionUser; member: teams.Member | null } | null> {
+  const row = await q.findSessionUser(db, sha256(sessionId), teamUuid);
   if (!row) return null;
   const lifetime = row.persistent ? persistentSession : browserSession;
   if (row.expires_at.getTime() - Date.now() < lifetime / 2) {
     await q.extendSession(db, row.id_hash, new Date(Date.now() + lifetime));
   }
   return {
-    id: row.id,
-    email: row.email,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    language: asLanguage(row.language),
-    currentTeamId: row.current_team_id,
-    sessionHash: row.id_hash,
+    user: {
+      id: row.id,
+      email: row.email,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      language: asLanguage(row.language),
+      currentTeamId: row.current_team_id,
+      sessionHash: row.id_hash,
+    },
+    member: teams.memberOrNull(row),
   };
 }
 

@@ -43,7 +43,7 @@ export const findTeamById = (db: Db, teamId: number) =>
   db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
 
 /** A membership with the team and the group that decides the member's rights. */
-const membership = (db: Db) =>
+export const membership = (db: Db) =>
   db
     .selectFrom('team_members')
     .innerJoin('teams', 'teams.id', 'team_members.team_id')

@@ -18,10 +18,42 @@ export interface Member {
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** `segment` lower-cased when it can name a team (a UUID), else undefined. */
+export const asTeamUuid = (segment: string | undefined) =>
+  segment !== undefined && uuidPattern.test(segment) ? segment.toLowerCase() : undefined;
+
+/** The membership of a row read by a left join: its columns are all null when there is none. */
+export function memberOrNull(row: { [K in keyof Member]: Member[K] | null }): Member | null {
+  if (row.teamId === null || row.userId === null) return null;
+  const {
+    teamId,
+    teamUuid,
+    teamName,
+    teamReady,
+    teamTimeZone,
+    userId,
+    groupId,
+    groupName,
+    hasAllPermissions,
+  } = row as Member;
+  return {
+    teamId,
+    teamUuid,
+    teamName,
+    teamReady,
+    teamTimeZone,
+    userId,
+    groupId,
+    groupName,
+    hasAllPermissions,
+  };
+}
+
 /** The caller's membership; a team they are not in (or that does not exist) is 404. */
 export async function requireMember(db: Db, teamUuid: string, userId: number): Promise<Member> {
-  if (!uuidPattern.test(teamUuid)) throw new AppError('NotFound');
-  const member = await q.findMembership(db, teamUuid.toLowerCase(), userId);
+  const uuid = asTeamUuid(teamUuid);
+  if (!uuid) throw new AppError('NotFound');
+  const member = await q.findMembership(db, uuid, userId);
   if (!member) throw new AppError('NotFound');
   return member;
 }
