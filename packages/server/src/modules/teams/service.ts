@@ -25,27 +25,18 @@ export const asTeamUuid = (segment: string | undefined) =>
 /** The membership of a row read by a left join: its columns are all null when there is none. */
 export function memberOrNull(row: { [K in keyof Member]: Member[K] | null }): Member | null {
   if (row.teamId === null || row.userId === null) return null;
-  const {
-    teamId,
-    teamUuid,
-    teamName,
-    teamReady,
-    teamTimeZone,
-    userId,
-    groupId,
-    groupName,
-    hasAllPermissions,
-  } = row as Member;
+  const m = row as Member;
+  // Only the membership's fields (the row has the session's too), in one object literal.
   return {
-    teamId,
-    teamUuid,
-    teamName,
-    teamReady,
-    teamTimeZone,
-    userId,
-    groupId,
-    groupName,
-    hasAllPermissions,
+    teamId: m.teamId,
+    teamUuid: m.teamUuid,
+    teamName: m.teamName,
+    teamReady: m.teamReady,
+    teamTimeZone: m.teamTimeZone,
+    userId: m.userId,
+    groupId: m.groupId,
+    groupName: m.groupName,
+    hasAllPermissions: m.hasAllPermissions,
   };
 }
 
