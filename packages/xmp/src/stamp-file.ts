@@ -34,8 +34,12 @@ export interface FileStampResult extends StampResult {
   sha256?: string;
 }
 
-/** Enough for the metadata of most files; a larger head is read on in data blocks. */
-const HEAD_BLOCK = 256 * 1024;
+/**
+ * Enough for the metadata of most files (the IPTC reference head is 38 KB, an APP1 at most 64 KB);
+ * a larger head is read on in data blocks. What the head block holds beyond the head goes
+ * through user space; the rest of the image data may be copied by the kernel.
+ */
+const HEAD_BLOCK = 64 * 1024;
 /**
  * Data blocks: large through the thread pool (each block is a round trip), small with
  * synchronous reads, where a block that stays in the CPU's cache between its read and its write
