@@ -62,8 +62,6 @@ export interface MonthPage {
   calendars: number;
   /** The team's `calendar_shared_version`. */
   shared: number;
-  /** The team's members, when the statement read them (the caller did not hold them at `shared`). */
-  members?: ReadonlyMap<number, Person>;
 }
 
 /** `listed_bookings`' arrays (migration 0028's calendar_entries_relist()). */
@@ -157,7 +155,9 @@ export async function listMonth(
     ? new Map((JSON.parse(row.members) as PersonValues[]).map((p) => [p[0], personOf(p, true)]))
     : undefined;
   const booked = new Set(read.flatMap(([, , bookings]) => (bookings ?? []).map((b) => b[1])));
-  const names = booked.size > 0 ? await people.lookup(shared, booked, members) : new Map<number, Person>();
+  // Members read are handed over even when nobody is booked: the caller keeps them.
+  const names =
+    booked.size > 0 || members ? await people.lookup(shared, booked, members) : new Map<number, Person>();
   return {
     page: (JSON.parse(row?.page ?? '[]') as [number, number][]).map(([id, version]) => ({ id, version })),
     read: read.map(([values, [version, calendarType, folderId], bookings, confirmers]) => {
@@ -186,7 +186,6 @@ export async function listMonth(
     total: row?.total ?? 0,
     calendars: row?.calendars ?? 0,
     shared,
-    members,
   };
 }
 
