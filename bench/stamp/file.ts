@@ -1,7 +1,7 @@
 // Stamping itself (issue 15): a 5 MB and a 20 MB JPEG stamped with the 25-field template,
 // against fs.copyFile of the same file and ExifTool (-stay_open) in the same run. Methods are
 // interleaved per round so load from other processes hits all alike; medians are reported.
-// Goal: stampJpegFile at most 1.5x copyFile. The load average and whether libuv does file I/O
+// Goal: stamping at most 1.5x copyFile (the server's stampBlob: stampJpegHead and a splice since session 13). The load average and whether libuv does file I/O
 // through io_uring (Node 20's default; UV_USE_IO_URING=0 turns it off) are printed with the figures.
 // Usage: npx tsx bench/stamp/file.ts [--rounds 15] [--exiftool-rounds 5] [--warmup 200] [--pair]
 //   --pair: only fs.copyFile and stampJpegFile (on the caller's thread, and on a stamp thread with
@@ -24,11 +24,12 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
+import { link, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
-import { stampJpeg, stampJpegFile } from '@photorelay/xmp/index';
+import { stampJpeg, stampJpegFile, stampJpegHead } from '@photorelay/xmp/index';
 import { ExifTool, type WriteTags } from 'exiftool-vendored';
 import { images, median, option } from './common.ts';
 import { exiftoolTags, template } from './fields.ts';
@@ -86,6 +87,14 @@ try {
       // stampBlob's call since session 10 (no hash while stamping; delivery.ts hashes when needed).
       'stampJpegFile, stamp thread': () =>
         stampJpegFile(file, out, template, { filename: 'in.jpg', timeLimitMs: 10_000 }),
+      // The server's call since session 13 (stampBlob): the new head made on a stamp thread and
+      // written as a file of its own, the image data a hard link to the input (a spliced blob).
+      'stampJpegHead + splice, stamp thread': async () => {
+        const stamped = await stampJpegHead(file, template, { filename: 'in.jpg', timeLimitMs: 10_000 });
+        await writeFile(`${out}.head`, stamped.head);
+        await rm(`${out}.data`, { force: true });
+        await link(file, `${out}.data`);
+      },
       // The same with the image data through user space (where the kernel cannot copy, or before session 10).
       'stampJpegFile, stamp thread, no kernel copy': () =>
         stampJpegFile(file, out, template, { filename: 'in.jpg', timeLimitMs: 10_000, kernelCopy: false }),
@@ -123,7 +132,7 @@ try {
       ...(pairOnly ? [] : [['ExifTool -stay_open', exiftoolTimes] as const]),
     ]) {
       const [ms, cpu, system] = [0, 1, 2].map((i) => median(values.map((t) => t[i] ?? 0))) as number[];
-      if (name === 'stampJpegFile' || name === 'stampJpegFile, stamp thread')
+      if (name.startsWith('stampJpegHead') || name === 'stampJpegFile, stamp thread')
         goal.push(
           `${size} MB ${name}: CPU ${((cpu ?? 0) / copyCpu).toFixed(2)}×, wall ${((ms ?? 0) / copyMs).toFixed(2)}×`,
         );

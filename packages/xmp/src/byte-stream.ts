@@ -112,14 +112,6 @@ export class ChunkReader {
     return out;
   }
 
-  /** What is left of the chunk at hand (maybe nothing), without reading further. */
-  takeBuffered(): Buffer {
-    const out = this.chunk.subarray(this.offset);
-    this.offset = this.chunk.length;
-    this.position += out.length;
-    return out;
-  }
-
   /** Stops the source (destroys a Readable) when the caller needs no more bytes. */
   async close(): Promise<void> {
     if (!this.ended) {
@@ -133,9 +125,10 @@ export interface ByteSink {
   /** Returns a promise only when the caller must wait (backpressure), so hot loops avoid awaits. */
   write(bytes: Buffer): Promise<void> | undefined;
   /**
-   * Copies the source from `position` (a file offset) to its end straight into the output after
-   * what was written, without the bytes passing through here (a kernel copy); false when it cannot
-   * (nothing was copied): the caller copies them itself.
+   * Takes the source from `position` (a file offset: the first byte of image data) to its end as
+   * the rest of the output, without the bytes passing through here: a kernel copy, or a note of
+   * where the image data starts (a head-only stamp). False when it cannot (nothing was taken):
+   * the caller copies them itself.
    */
   copyRest?(position: number): boolean;
 }

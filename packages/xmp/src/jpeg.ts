@@ -54,6 +54,9 @@ export type MetadataBuilder = (
  * metadata follows them. From the first Exif segment on, segments are held too, so that build()
  * can replace the Exif payload in its place.
  */
+/** ExifTool stamps such files too; every byte that was there is kept. */
+export const noEoiWarning = 'the JPEG has no EOI marker (cut short?); stamped with all its bytes kept';
+
 export async function rewriteJpeg(
   source: AsyncIterable<unknown> | Iterable<unknown>,
   sink: ByteSink,
@@ -156,23 +159,15 @@ export async function rewriteJpeg(
     await sink.write(encodeSegment(SOS, sos.payload));
     const scanner = new EoiScanner();
     scanner.found = endsWithEoi;
-    // A file known to end in EOI needs no look at its image data: the sink may copy it unseen.
-    if (endsWithEoi && sink.copyRest) {
-      const buffered = reader.takeBuffered();
-      const backpressure = buffered.length > 0 ? sink.write(buffered) : undefined;
-      if (backpressure) await backpressure;
-      if (sink.copyRest(reader.position)) return collector.meta;
-    }
+    // A file known to end in EOI needs no look at its image data: the sink may take it unseen,
+    // from its first byte (what the reader holds of it is read again by the sink, or not at all).
+    if (endsWithEoi && sink.copyRest?.(reader.position)) return collector.meta;
     for (let chunk = await reader.nextChunk(); chunk; chunk = await reader.nextChunk()) {
       if (!scanner.found) scanner.feed(chunk);
       const backpressure = sink.write(chunk);
       if (backpressure) await backpressure;
     }
-    // ExifTool stamps such files too; every byte that was there is kept.
-    if (!scanner.found)
-      collector.meta.warnings.push(
-        'the JPEG has no EOI marker (cut short?); stamped with all its bytes kept',
-      );
+    if (!scanner.found) collector.meta.warnings.push(noEoiWarning);
     return collector.meta;
   } finally {
     await reader.close();

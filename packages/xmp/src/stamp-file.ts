@@ -10,10 +10,12 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, unlinkSync, writeSync, writevSync } from 'node:fs';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import type { ByteSink } from './byte-stream.ts';
+import { EoiScanner } from './eoi-scanner.ts';
+import { noEoiWarning } from './jpeg.ts';
 import { copyRange } from './kernel-copy.ts';
 import type { StampOptions, StampResult } from './stamp.ts';
 import { stampWith } from './stamp.ts';
-import { stampFileOnThread } from './stamp-threads.ts';
+import { stampFileOnThread, stampHeadOnThread } from './stamp-threads.ts';
 import type { Template } from './template.ts';
 
 export interface FileStampOptions extends StampOptions {
@@ -34,10 +36,19 @@ export interface FileStampResult extends StampResult {
   sha256?: string;
 }
 
+export interface HeadStampResult extends StampResult {
+  /** The stamped file up to its image data: SOI, the metadata, the tables, the SOS header. */
+  head: Buffer;
+  /** Where the input's image data starts: the stamped file is `head` + the input from here. */
+  dataOffset: number;
+  /** Bytes of the stamped file. */
+  size: number;
+}
+
 /**
  * Enough for the metadata of most files (the IPTC reference head is 38 KB, an APP1 at most 64 KB);
- * a larger head is read on in data blocks. What the head block holds beyond the head goes
- * through user space; the rest of the image data may be copied by the kernel.
+ * a larger head is read on in data blocks. The image data is copied by the kernel from its first
+ * byte where it can be (what the head block held of it is read again), else in blocks.
  */
 const HEAD_BLOCK = 64 * 1024;
 /**
@@ -210,7 +221,8 @@ interface FileIo<F> {
   dataBlock: number;
   open(path: string, flags: 'r' | 'w'): F | Promise<F>;
   size(file: F): number | Promise<number>;
-  read(file: F, buffer: Buffer, length: number, position: number): unknown;
+  /** Bytes read. */
+  read(file: F, buffer: Buffer, length: number, position: number): number | Promise<number>;
   blocks(file: F, size: number, buffers: readonly Buffer[]): AsyncIterable<Buffer> | Iterable<Buffer>;
   /** `input` is given when the sink may copy the rest of it by the kernel. */
   sink(file: F, hash?: Hash, input?: { file: F; size: number }): CountingSink;
@@ -226,7 +238,8 @@ const asyncIo = (): FileIo<FileHandle> => {
     dataBlock: ASYNC_DATA_BLOCK,
     open: (path, flags) => open(path, flags),
     size: async (handle) => (await handle.stat()).size,
-    read: (handle, buffer, length, position) => handle.read(buffer, 0, length, position),
+    read: async (handle, buffer, length, position) =>
+      (await handle.read(buffer, 0, length, position)).bytesRead,
     blocks: (handle, size, buffers) => blocks(handle, size, buffers, inFlight),
     sink: (handle, hash) => new FileSink(handle, hash),
     close: (handle) => handle.close(),
@@ -257,8 +270,42 @@ async function quietly(operation: () => unknown): Promise<void> {
   } catch {}
 }
 
+/** The input of one stamp: open, with its size, whether it ends in EOI, and its blocks. */
+interface Input<F> {
+  file: F;
+  size: number;
+  endsWithEoi: boolean;
+  blocks: AsyncIterable<Buffer> | Iterable<Buffer>;
+}
+
+/** Runs `use` with the input open; closes it and keeps its block buffers afterwards. */
+async function withInput<F, R>(
+  io: FileIo<F>,
+  inputPath: string,
+  use: (input: Input<F>) => Promise<R>,
+): Promise<R> {
+  const file = await io.open(inputPath, 'r');
+  const buffers = [takeBuffer(HEAD_BLOCK), takeBuffer(io.dataBlock), takeBuffer(io.dataBlock)];
+  try {
+    const size = await io.size(file);
+    const tail = Buffer.alloc(2);
+    await io.read(file, tail, 2, Math.max(0, size - 2));
+    return await use({
+      file,
+      size,
+      endsWithEoi: endsInEoi(tail, size),
+      blocks: io.blocks(file, size, buffers),
+    });
+  } finally {
+    await io.settled();
+    await io.close(file);
+    // Only now is every block written (the last ones go out with the final flush).
+    giveBack(buffers);
+  }
+}
+
 /** Stamps one file into another with the given file operations; on failure the output is removed. */
-async function stampFileWith<F>(
+function stampFileWith<F>(
   io: FileIo<F>,
   inputPath: string,
   outputPath: string,
@@ -266,40 +313,94 @@ async function stampFileWith<F>(
   { sha256, kernelCopy = true, ...options }: Omit<FileStampOptions, 'timeLimitMs'>,
   built?: () => void,
 ): Promise<FileStampResult> {
-  const input = await io.open(inputPath, 'r');
-  let output: F | undefined;
-  const buffers = [takeBuffer(HEAD_BLOCK), takeBuffer(io.dataBlock), takeBuffer(io.dataBlock)];
-  try {
-    const size = await io.size(input);
-    const tail = Buffer.alloc(2);
-    await io.read(input, tail, 2, Math.max(0, size - 2));
-    output = await io.open(outputPath, 'w');
-    const hash = sha256 ? createHash('sha256') : undefined;
-    const sink = io.sink(output, hash, kernelCopy ? { file: input, size } : undefined);
-    const result = await stampWith(
-      io.blocks(input, size, buffers),
-      sink,
-      template,
-      options,
-      endsInEoi(tail, size),
-      built,
-    );
-    await sink.flush();
-    await io.close(output);
-    output = undefined;
-    return { ...result, size: sink.size, sha256: hash?.digest('hex') };
-  } catch (error) {
-    if (output !== undefined) {
-      const written = output;
-      await quietly(() => io.close(written));
-      await quietly(() => io.unlink(outputPath));
+  return withInput(io, inputPath, async (input) => {
+    let output: F | undefined;
+    try {
+      output = await io.open(outputPath, 'w');
+      const hash = sha256 ? createHash('sha256') : undefined;
+      const sink = io.sink(output, hash, kernelCopy ? input : undefined);
+      const result = await stampWith(input.blocks, sink, template, options, input.endsWithEoi, built);
+      await sink.flush();
+      await io.close(output);
+      output = undefined;
+      return { ...result, size: sink.size, sha256: hash?.digest('hex') };
+    } catch (error) {
+      if (output !== undefined) {
+        const written = output;
+        await quietly(() => io.close(written));
+        await quietly(() => io.unlink(outputPath));
+      }
+      throw error;
     }
-    throw error;
+  });
+}
+
+/** Keeps what is written (the new head, in memory) and notes where the image data starts. */
+class HeadSink implements CountingSink {
+  private parts: Buffer[] = [];
+  size = 0;
+  dataOffset: number | undefined;
+
+  write(bytes: Buffer): undefined {
+    this.parts.push(bytes);
+    this.size += bytes.length;
+    return undefined;
+  }
+
+  copyRest(position: number): boolean {
+    this.dataOffset = position;
+    return true;
+  }
+
+  flush(): undefined {
+    return undefined;
+  }
+
+  /** The head in a buffer of its own: pieces may be views of block buffers that are reused. */
+  take(): Buffer {
+    return Buffer.concat(this.parts, this.size);
+  }
+}
+
+/** The new head of a file, without its image data. */
+function stampHeadWith<F>(
+  io: FileIo<F>,
+  inputPath: string,
+  template: Template,
+  options: StampOptions,
+  built?: () => void,
+): Promise<HeadStampResult> {
+  return withInput(io, inputPath, async (input) => {
+    const sink = new HeadSink();
+    // The sink takes the image data unseen; a file that does not end in EOI is scanned below.
+    const result = await stampWith(input.blocks, sink, template, options, true, built);
+    const { dataOffset } = sink;
+    if (dataOffset === undefined) throw new Error('stamping ended before the image data');
+    if (!input.endsWithEoi && !(await holdsEoi(io, input, dataOffset))) result.warnings.push(noEoiWarning);
+    const head = sink.take();
+    return { ...result, head, dataOffset, size: head.length + input.size - dataOffset };
+  });
+}
+
+/** Whether the image data from `from` holds EOI (a file may end in a trailer, or be cut short). */
+async function holdsEoi<F>(io: FileIo<F>, input: Input<F>, from: number): Promise<boolean> {
+  const scanner = new EoiScanner();
+  const buffer = takeBuffer(io.dataBlock);
+  try {
+    for (let position = from; position < input.size && !scanner.found; ) {
+      const bytesRead = await io.read(
+        input.file,
+        buffer,
+        Math.min(buffer.length, input.size - position),
+        position,
+      );
+      if (bytesRead === 0) break;
+      scanner.feed(buffer.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+    return scanner.found;
   } finally {
-    await io.settled();
-    await io.close(input);
-    // Only now is every block written (the last ones go out with the final flush).
-    giveBack(buffers);
+    giveBack([buffer]);
   }
 }
 
@@ -323,6 +424,31 @@ export async function stampJpegFile(
     await unlink(outputPath).catch(() => {});
     throw error;
   }
+}
+
+/**
+ * The stamped file as its new head and the input's image data, which is not copied: the stamped
+ * file is `head` followed by the input from `dataOffset` to its end (the same bytes stampJpegFile
+ * writes, warnings included). Same errors as stampJpeg; with `timeLimitMs` on a stamp thread.
+ */
+export function stampJpegHead(
+  inputPath: string,
+  template: Template,
+  options: StampOptions = {},
+): Promise<HeadStampResult> {
+  const { timeLimitMs, ...rest } = options;
+  if (timeLimitMs === undefined) return stampHeadWith(asyncIo(), inputPath, template, rest);
+  return stampHeadOnThread(inputPath, template, rest, timeLimitMs);
+}
+
+/** stampJpegHead as a stamp thread runs it (synchronous reads). */
+export function stampHeadSync(
+  inputPath: string,
+  template: Template,
+  options: StampOptions,
+  built: () => void,
+): Promise<HeadStampResult> {
+  return stampHeadWith(syncIo, inputPath, template, options, built);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isMetadataError } from './errors.ts';
 import type { ExtendedXmpChunk, JpegMetadata } from './jpeg.ts';
-import { type FileStampResult, stampFileSync } from './stamp-file.ts';
+import { type FileStampResult, type HeadStampResult, stampFileSync, stampHeadSync } from './stamp-file.ts';
 import { type StampedSegments, stampSegments } from './stamp-segments.ts';
 import { builtSlot, type StampRequest, type ThreadReply } from './stamp-threads.ts';
 
@@ -27,10 +27,12 @@ function asMetadata(meta: JpegMetadata): JpegMetadata {
 const port = parentPort;
 if (!port) throw new Error('stamp-thread.ts runs as a worker thread');
 const built = builtSlot(workerData as SharedArrayBuffer);
-async function handle(request: StampRequest): Promise<StampedSegments | FileStampResult> {
+async function handle(request: StampRequest): Promise<StampedSegments | FileStampResult | HeadStampResult> {
   if ('meta' in request) return stampSegments(asMetadata(request.meta), request.template, request.options);
-  const { id, file, template, options } = request;
-  return stampFileSync(file.input, file.output, template, options, () => Atomics.store(built, 0, id));
+  const { id, template } = request;
+  const madeIt = () => Atomics.store(built, 0, id);
+  if ('head' in request) return stampHeadSync(request.head.input, template, request.options, madeIt);
+  return stampFileSync(request.file.input, request.file.output, template, request.options, madeIt);
 }
 
 port.on('message', async (request: StampRequest) => {

@@ -6,20 +6,26 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { MetadataError, type MetadataErrorCode } from './errors.ts';
 import type { JpegMetadata } from './jpeg.ts';
-import type { FileStampOptions, FileStampResult } from './stamp-file.ts';
+import type { StampOptions } from './stamp.ts';
+import type { FileStampOptions, FileStampResult, HeadStampResult } from './stamp-file.ts';
 import type { StampedSegments } from './stamp-segments.ts';
 import type { Template } from './template.ts';
 import type { VariableOptions } from './variables.ts';
 
-/** The metadata of a file (`meta`), or a whole file to stamp into another (`file`). */
+/**
+ * The metadata of a file (`meta`), a whole file to stamp into another (`file`), or a file's new
+ * head only (`head`, stampJpegHead).
+ */
 type Request = { template: Template } & (
   | { meta: JpegMetadata; options: VariableOptions }
   | { file: { input: string; output: string }; options: Omit<FileStampOptions, 'timeLimitMs'> }
+  | { head: { input: string }; options: Omit<StampOptions, 'timeLimitMs'> }
 );
+type Result = StampedSegments | FileStampResult | HeadStampResult;
 export type StampRequest = Request & { id: number };
 
 export type ThreadReply =
-  | { id: number; result: StampedSegments | FileStampResult }
+  | { id: number; result: Result }
   | { id: number; error: { code?: MetadataErrorCode; message: string } };
 
 /**
@@ -42,7 +48,7 @@ const poolSize = Math.max(1, Math.min(2, availableParallelism()));
 interface Job {
   request: Request;
   timeLimitMs: number;
-  resolve: (result: StampedSegments | FileStampResult) => void;
+  resolve: (result: Result) => void;
   reject: (error: Error) => void;
 }
 
@@ -123,7 +129,9 @@ class StampThread {
               segments: result.segments.map(asBuffer),
               exif: result.exif ? asBuffer(result.exif) : undefined,
             }
-          : result,
+          : 'head' in result
+            ? { ...result, head: asBuffer(result.head) }
+            : result,
       );
     }
     this.onIdle(this);
@@ -162,7 +170,7 @@ function pump(): void {
   }
 }
 
-function onThread(request: Request, timeLimitMs: number): Promise<StampedSegments | FileStampResult> {
+function onThread(request: Request, timeLimitMs: number): Promise<Result> {
   return new Promise((resolve, reject) => {
     queue.push({ request, timeLimitMs, resolve, reject });
     pump();
@@ -195,4 +203,14 @@ export function stampFileOnThread(
   timeLimitMs: number,
 ): Promise<FileStampResult> {
   return onThread({ file: { input, output }, template, options }, timeLimitMs) as Promise<FileStampResult>;
+}
+
+/** stampJpegHead on a stamp thread; TIME_LIMIT as for stampFileOnThread. Writes nothing. */
+export function stampHeadOnThread(
+  input: string,
+  template: Template,
+  options: Omit<StampOptions, 'timeLimitMs'>,
+  timeLimitMs: number,
+): Promise<HeadStampResult> {
+  return onThread({ head: { input }, template, options }, timeLimitMs) as Promise<HeadStampResult>;
 }

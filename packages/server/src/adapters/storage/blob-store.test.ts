@@ -62,38 +62,62 @@ test('reads a range of a blob, tells whether one exists, and forgets a removed o
   assert.equal(await store.exists(blob.key), false);
 });
 
-test('a blob from a file a tool writes, with the size and hash it reports; nothing kept when it fails or miscounts', async () => {
-  const data = crypto.randomBytes(1.5 * 1024 * 1024);
-  const blob = await store.writeFile(async (file) => {
-    fs.writeFileSync(file, data);
-    return { size: data.length, sha256: sha(data), note: 'done' };
-  });
-  assert.equal(blob.result.note, 'done');
-  assert.equal(blob.size, data.length);
-  assert.equal(blob.sha256, sha(data));
-  assert.ok((await store.withLocalFile(blob.key, async (file) => fs.readFileSync(file))).equals(data));
-
-  await assert.rejects(
-    store.writeFile(async (file) => {
-      fs.writeFileSync(file, data.subarray(0, 1000));
-      throw new Error('tool failed');
-    }),
-    /tool failed/,
+test('a spliced blob is its head and the source from an offset: read whole and in ranges, sized, duplicated, removed; the source may go first', async () => {
+  const source = crypto.randomBytes(3 * 1024 * 1024 + 7);
+  const sourceBlob = await store.write(Readable.from([source]));
+  const head = crypto.randomBytes(40_001);
+  const start = 12_345;
+  const spliced = await store.withLocalFile(sourceBlob.key, (file) =>
+    store.writeSpliced(head, { file, start }),
   );
-  // A size that does not match the file would be stored wrong: refused.
-  await assert.rejects(
-    store.writeFile(async (file) => {
-      fs.writeFileSync(file, data.subarray(0, 20));
-      return { size: 10, sha256: sha(data.subarray(0, 10)) };
-    }),
-    /20 bytes, the writer reported 10/,
+  const expected = Buffer.concat([head, source.subarray(start)]);
+  assert.equal(spliced.size, expected.length);
+  // The received file is not copied: the data is a hard link to it.
+  const linked = (await store.withLocalParts(spliced.key, async (parts) => parts)).map((p) => p.start);
+  assert.deepEqual(linked, [0, start]);
+  await store.remove(sourceBlob.key);
+  const readAll = async (key: string, range?: { start: number; end: number }) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of store.read(key, range)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  };
+  assert.ok((await readAll(spliced.key)).equals(expected));
+  for (const [from, to] of [
+    [0, 9],
+    [40_000, 40_001], // across the seam
+    [39_000, 2_000_000],
+    [50_000, expected.length - 1],
+    [expected.length - 1, expected.length - 1],
+  ] as const)
+    assert.ok(
+      (await readAll(spliced.key, { start: from, end: to })).equals(expected.subarray(from, to + 1)),
+      `${from}-${to}`,
+    );
+  assert.equal(await store.size(spliced.key), expected.length);
+  assert.equal(await store.exists(spliced.key), true);
+  assert.equal(await blobSha256(store, spliced.key), sha(expected));
+  const parts = await store.withLocalParts(spliced.key, async (p) =>
+    Buffer.concat(p.map((part) => fs.readFileSync(part.file).subarray(part.start, part.end))),
   );
+  assert.ok(parts.equals(expected));
+  assert.ok((await store.withLocalFile(spliced.key, async (file) => fs.readFileSync(file))).equals(expected));
+  const copy = await store.duplicate(spliced.key);
+  await store.remove(spliced.key);
+  assert.equal(await store.exists(spliced.key), false);
+  assert.ok((await readAll(copy)).equals(expected));
+  await store.remove(copy);
+  assert.equal(await store.exists(copy), false);
   assert.deepEqual(tmpFiles(), []);
-  // A writer that took no hash: none is stored, and blobSha256 reads it from the blob.
-  const unhashed = await store.writeFile(async (file) => {
-    fs.writeFileSync(file, data.subarray(0, 20));
-    return { size: 20 };
-  });
-  assert.equal(unhashed.sha256, null);
-  assert.equal(await blobSha256(store, unhashed.key), sha(data.subarray(0, 20)));
+});
+
+test('a splice beyond the end of its file is refused and leaves nothing behind', async () => {
+  const blob = await store.write(Readable.from([crypto.randomBytes(1000)]));
+  for (const start of [1001, -1, 1.5])
+    await assert.rejects(
+      store.withLocalFile(blob.key, (file) => store.writeSpliced(Buffer.from('head'), { file, start })),
+      /outside the file/,
+    );
+  assert.deepEqual(tmpFiles(), []);
+  await assert.rejects(store.size('2026/01/01/00000000-0000-0000-0000-000000000000.12'), /ENOENT/);
+  assert.throws(() => store.read('2026/01/01/../../etc.12'), /invalid blob key/);
 });

@@ -1,6 +1,6 @@
 // The metadata writer as the server uses it: a project's template from the database, the
 // team's stamping options from its config files, and a blob stamped into a new blob.
-import { type StampOptions, stampJpegFile, type Template } from '@photorelay/xmp/index';
+import { type StampOptions, stampJpegHead, type Template } from '@photorelay/xmp/index';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
@@ -93,10 +93,11 @@ export interface StampedBlob {
 }
 
 /**
- * Stamps a blob into a new blob, file to file (stampJpegFile: the head in memory, the image data
- * in large blocks; bench/README.md "Stamping itself" compares it with the streams before). A
- * MetadataError (or any other failure) rejects after the partial new blob is gone; the source
- * blob is never touched.
+ * Stamps a blob into a new blob: the new head is made in memory (on a stamp thread, within
+ * STAMP_TIME_LIMIT_MS: a file over it is delivered unstamped or held like any file that cannot be
+ * stamped, issue 15), and the new blob is that head spliced onto the source's image data, which is
+ * not copied (bench/README.md "Stamping, session 13"). A MetadataError (or any other failure)
+ * rejects with nothing kept; the source blob is never touched.
  */
 export async function stampBlob(
   ctx: AppContext,
@@ -104,21 +105,20 @@ export async function stampBlob(
   template: Template,
   options: StampOptions,
 ): Promise<StampedBlob> {
-  const stamped = await ctx.blobs.withLocalFile(sourceKey, (source) =>
-    ctx.blobs.writeFile((file) =>
-      // On a stamp thread: the engine's work within STAMP_TIME_LIMIT_MS (a file over it is
-      // delivered unstamped or held like any file that cannot be stamped, issue 15), then the
-      // image data copied there, off the event loop. Not hashed: that cost as much CPU as the copy.
-      stampJpegFile(source, file, template, { timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS, ...options }),
-    ),
-  );
-  return {
-    blobKey: stamped.key,
-    size: stamped.size,
-    sha256: null,
-    warnings: stamped.result.warnings,
-    unknownVariables: stamped.result.unknownVariables,
-  };
+  return ctx.blobs.withLocalFile(sourceKey, async (source) => {
+    const stamped = await stampJpegHead(source, template, {
+      timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS,
+      ...options,
+    });
+    const blob = await ctx.blobs.writeSpliced(stamped.head, { file: source, start: stamped.dataOffset });
+    return {
+      blobKey: blob.key,
+      size: blob.size,
+      sha256: null,
+      warnings: stamped.warnings,
+      unknownVariables: stamped.unknownVariables,
+    };
+  });
 }
 
 /** The first bytes of a blob (to tell a JPEG), without reading the rest. */
