@@ -20,6 +20,7 @@ export { type StampOptions, type StampResult, stampJpeg } from './stamp.ts';
 export {
   type FileStampOptions,
   type FileStampResult,
+  type HeadStampOptions,
   type HeadStampResult,
   stampJpegFile,
   stampJpegHead,

@@ -36,12 +36,20 @@ export interface FileStampResult extends StampResult {
   sha256?: string;
 }
 
+export interface HeadStampOptions extends StampOptions {
+  /**
+   * The input is the head of a stamped file whose image data is elsewhere and ends in EOI (a
+   * spliced blob's head file, stamped again): it must end where its image data starts.
+   */
+  headOnly?: boolean;
+}
+
 export interface HeadStampResult extends StampResult {
   /** The stamped file up to its image data: SOI, the metadata, the tables, the SOS header. */
   head: Buffer;
   /** Where the input's image data starts: the stamped file is `head` + the input from here. */
   dataOffset: number;
-  /** Bytes of the stamped file. */
+  /** Bytes of the stamped file (of its head, with headOnly). */
   size: number;
 }
 
@@ -367,7 +375,7 @@ function stampHeadWith<F>(
   io: FileIo<F>,
   inputPath: string,
   template: Template,
-  options: StampOptions,
+  { headOnly = false, ...options }: Omit<HeadStampOptions, 'timeLimitMs'>,
   built?: () => void,
 ): Promise<HeadStampResult> {
   return withInput(io, inputPath, async (input) => {
@@ -376,7 +384,10 @@ function stampHeadWith<F>(
     const result = await stampWith(input.blocks, sink, template, options, true, built);
     const { dataOffset } = sink;
     if (dataOffset === undefined) throw new Error('stamping ended before the image data');
-    if (!input.endsWithEoi && !(await holdsEoi(io, input, dataOffset))) result.warnings.push(noEoiWarning);
+    if (headOnly && dataOffset !== input.size)
+      throw new Error(`the head file holds ${input.size - dataOffset} bytes of image data`);
+    if (!headOnly && !input.endsWithEoi && !(await holdsEoi(io, input, dataOffset)))
+      result.warnings.push(noEoiWarning);
     const head = sink.take();
     return { ...result, head, dataOffset, size: head.length + input.size - dataOffset };
   });
@@ -434,7 +445,7 @@ export async function stampJpegFile(
 export function stampJpegHead(
   inputPath: string,
   template: Template,
-  options: StampOptions = {},
+  options: HeadStampOptions = {},
 ): Promise<HeadStampResult> {
   const { timeLimitMs, ...rest } = options;
   if (timeLimitMs === undefined) return stampHeadWith(asyncIo(), inputPath, template, rest);
@@ -445,7 +456,7 @@ export function stampJpegHead(
 export function stampHeadSync(
   inputPath: string,
   template: Template,
-  options: StampOptions,
+  options: Omit<HeadStampOptions, 'timeLimitMs'>,
   built: () => void,
 ): Promise<HeadStampResult> {
   return stampHeadWith(syncIo, inputPath, template, options, built);

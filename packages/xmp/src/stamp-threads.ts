@@ -6,8 +6,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { MetadataError, type MetadataErrorCode } from './errors.ts';
 import type { JpegMetadata } from './jpeg.ts';
-import type { StampOptions } from './stamp.ts';
-import type { FileStampOptions, FileStampResult, HeadStampResult } from './stamp-file.ts';
+import type { FileStampOptions, FileStampResult, HeadStampOptions, HeadStampResult } from './stamp-file.ts';
 import type { StampedSegments } from './stamp-segments.ts';
 import type { Template } from './template.ts';
 import type { VariableOptions } from './variables.ts';
@@ -19,7 +18,7 @@ import type { VariableOptions } from './variables.ts';
 type Request = { template: Template } & (
   | { meta: JpegMetadata; options: VariableOptions }
   | { file: { input: string; output: string }; options: Omit<FileStampOptions, 'timeLimitMs'> }
-  | { head: { input: string }; options: Omit<StampOptions, 'timeLimitMs'> }
+  | { head: { input: string }; options: Omit<HeadStampOptions, 'timeLimitMs'> }
 );
 type Result = StampedSegments | FileStampResult | HeadStampResult;
 export type StampRequest = Request & { id: number };
@@ -209,7 +208,7 @@ export function stampFileOnThread(
 export function stampHeadOnThread(
   input: string,
   template: Template,
-  options: Omit<StampOptions, 'timeLimitMs'>,
+  options: Omit<HeadStampOptions, 'timeLimitMs'>,
   timeLimitMs: number,
 ): Promise<HeadStampResult> {
   return onThread({ head: { input }, template, options }, timeLimitMs) as Promise<HeadStampResult>;

@@ -1,7 +1,9 @@
 // The metadata writer as the server uses it: a project's template from the database, the
 // team's stamping options from its config files, and a blob stamped into a new blob.
+import { open } from 'node:fs/promises';
 import { type StampOptions, stampJpegHead, type Template } from '@photorelay/xmp/index';
 import { z } from 'zod';
+import type { FilePart } from '../../adapters/storage/blob-store.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
 import * as configFiles from '../configfiles/queries.ts';
@@ -105,20 +107,48 @@ export async function stampBlob(
   template: Template,
   options: StampOptions,
 ): Promise<StampedBlob> {
-  return ctx.blobs.withLocalFile(sourceKey, async (source) => {
-    const stamped = await stampJpegHead(source, template, {
-      timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS,
-      ...options,
-    });
-    const blob = await ctx.blobs.writeSpliced(stamped.head, { file: source, start: stamped.dataOffset });
-    return {
-      blobKey: blob.key,
-      size: blob.size,
-      sha256: null,
-      warnings: stamped.warnings,
-      unknownVariables: stamped.unknownVariables,
-    };
+  const stampOptions = { timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS, ...options };
+  const restamped = await ctx.blobs.withLocalParts(sourceKey, async (parts) => {
+    const [head, data] = parts;
+    if (parts.length !== 2 || !head || head.start !== 0 || !data || !(await endsInEoi(data)))
+      return undefined;
+    // A stamped file stamped again (the event step, a script, a copy delivered to another
+    // project): its head alone is read, and the new head spliced onto the same image data.
+    const stamped = await stampJpegHead(head.file, template, { ...stampOptions, headOnly: true });
+    return stampedBlob(await ctx.blobs.writeSpliced(stamped.head, data), stamped);
   });
+  if (restamped) return restamped;
+  return ctx.blobs.withLocalFile(sourceKey, async (source) => {
+    const stamped = await stampJpegHead(source, template, stampOptions);
+    return stampedBlob(
+      await ctx.blobs.writeSpliced(stamped.head, { file: source, start: stamped.dataOffset }),
+      stamped,
+    );
+  });
+}
+
+const stampedBlob = (
+  blob: { key: string; size: number },
+  stamped: { warnings: string[]; unknownVariables: string[] },
+): StampedBlob => ({
+  blobKey: blob.key,
+  size: blob.size,
+  sha256: null,
+  warnings: stamped.warnings,
+  unknownVariables: stamped.unknownVariables,
+});
+
+/** Whether a file range ends in the JPEG end marker (FF D9). */
+async function endsInEoi(part: FilePart): Promise<boolean> {
+  if (part.end - part.start < 2) return false;
+  const handle = await open(part.file, 'r');
+  try {
+    const tail = Buffer.alloc(2);
+    await handle.read(tail, 0, 2, part.end - 2);
+    return tail[0] === 0xff && tail[1] === 0xd9;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The first bytes of a blob (to tell a JPEG), without reading the rest. */
