@@ -38,8 +38,9 @@ export async function deliverToServer(
   const result = await pool.use(
     { id: server.id, settings, maxConnections: server.maxConnections },
     (client) =>
-      ctx.blobs.withLocalFile(job.processedBlobKey, (file) =>
-        client.upload(file, remoteDir, job.filename, { tempTag: `job${job.id}` }),
+      // A stamped file goes as its head and the received file's image data, never copied into one.
+      ctx.blobs.withLocalParts(job.processedBlobKey, (parts) =>
+        client.upload(parts, remoteDir, job.filename, { tempTag: `job${job.id}` }),
       ),
     { fresh },
   );

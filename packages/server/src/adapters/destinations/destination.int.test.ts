@@ -7,9 +7,11 @@ import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { TempDirBackend } from '../../../test/support/temp-dir-backend.ts';
+import { startVsftpd, type Vsftpd, vsftpdAvailable } from '../../../test/support/vsftpd.ts';
 import { type FtpIngest, startFtpIngest } from '../../ingest/ftp-server.ts';
 import { type SftpIngest, startSftpIngest } from '../../ingest/sftp-server.ts';
 import { loadOrCreateTlsMaterial } from '../../ingest/tls.ts';
+import type { FilePart } from '../storage/file-parts.ts';
 import { createDestinationClient } from './connect.ts';
 import type { DestinationProtocol, DestinationSettings } from './destination.ts';
 import { DestinationPool } from './pool.ts';
@@ -19,6 +21,8 @@ import { testDestination } from './test-connection.ts';
  * Destination clients against real servers on 127.0.0.1: our own FTP(S) and SFTP ingest
  * servers, with a temp-folder backend that records every operation (so the temp name and the
  * rename are visible) and refuses to rename onto an existing file, as SFTP v3 servers do.
+ * File parts also go to Debian's vsftpd (needs root; skipped without), which, unlike our own
+ * servers, keeps zero-byte uploads.
  */
 
 const log = pino({ level: 'silent' });
@@ -28,6 +32,29 @@ let ftp: FtpIngest;
 let sftp: SftpIngest;
 const pasvMin = 40000 + Math.floor(Math.random() * 200) * 100;
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+
+/**
+ * A stamped file as the pipeline stores it: a new head of 1,234 bytes (its own file), then a
+ * range of a ~3 MB received file from an odd offset, so writes span the boundary between the
+ * parts and the last one is short.
+ */
+function stampedParts(name: string): { parts: FilePart[]; expected: Buffer } {
+  const head = crypto.randomBytes(1234);
+  const received = crypto.randomBytes(3_000_017);
+  const headFile = path.join(work, `${name}.head`);
+  const receivedFile = path.join(work, `${name}.jpg`);
+  fs.writeFileSync(headFile, head);
+  fs.writeFileSync(receivedFile, received);
+  const start = 4_321;
+  const end = received.length - 3;
+  return {
+    parts: [
+      { file: headFile, start: 0, end: head.length },
+      { file: receivedFile, start, end },
+    ],
+    expected: Buffer.concat([head, received.subarray(start, end)]),
+  };
+}
 
 function settings(
   protocol: DestinationProtocol,
@@ -72,6 +99,36 @@ after(async () => {
   backend.cleanup();
   fs.rmSync(work, { recursive: true, force: true });
 });
+
+/** Zero-length and tiny sources (less than one write): [remote name, source, the bytes it stands for]. */
+function smallSources(name: string): Array<[string, string | FilePart[], Buffer]> {
+  const empty = path.join(work, `${name}-empty.jpg`);
+  fs.writeFileSync(empty, Buffer.alloc(0));
+  const tiny = crypto.randomBytes(1000);
+  const tinyFile = path.join(work, `${name}-tiny.jpg`);
+  fs.writeFileSync(tinyFile, tiny);
+  return [
+    ['EMPTY_PATH.JPG', empty, Buffer.alloc(0)],
+    ['EMPTY_PARTS.JPG', [], Buffer.alloc(0)],
+    [
+      'EMPTY_RANGES.JPG',
+      [
+        { file: empty, start: 0, end: 0 },
+        { file: tinyFile, start: 10, end: 10 },
+      ],
+      Buffer.alloc(0),
+    ],
+    ['TINY_PATH.JPG', tinyFile, tiny],
+    [
+      'TINY_PARTS.JPG',
+      [
+        { file: tinyFile, start: 990, end: 1000 },
+        { file: tinyFile, start: 3, end: 20 },
+      ],
+      Buffer.concat([tiny.subarray(990), tiny.subarray(3, 20)]),
+    ],
+  ];
+}
 
 for (const protocol of ['ftp', 'ftps', 'sftp'] as const) {
   describe(`${protocol} destination`, () => {
@@ -149,14 +206,91 @@ for (const protocol of ['ftp', 'ftps', 'sftp'] as const) {
           );
           assert.ok(!commands.some((c) => c.startsWith('CWD')), commands.join(', '));
         }
-        // Somebody on the agency's side removes the folder between two pictures.
+        // Somebody on the agency's side removes the folder between two pictures. Parts can be
+        // sent again as a path can (FTP enters the folder afresh and sends them once more).
         fs.rmSync(backend.fileOf(7, `agency/${protocol}`), { recursive: true });
-        await client.upload(local, dir, 'IMG_3.JPG');
+        const parts = [
+          { file: local, start: 0, end: 20_001 },
+          { file: local, start: 20_001, end: picture.length },
+        ];
+        assert.equal((await client.upload(parts, dir, 'IMG_3.JPG')).bytes, picture.length);
       } finally {
         await client.close();
       }
       assert.deepEqual(fs.readdirSync(backend.fileOf(7, dir)), ['IMG_3.JPG']);
       assert.equal(sha(fs.readFileSync(backend.fileOf(7, `${dir}/IMG_3.JPG`))), sha(picture));
+    });
+
+    test('parts: a head file and a range at an odd offset arrive as one file, byte for byte', async () => {
+      const dir = `agency/${protocol}/parts`;
+      const { parts, expected } = stampedParts(`${protocol}-stamped`);
+      const client = await createDestinationClient(settings(protocol));
+      try {
+        const seen: number[] = [];
+        const result = await client.upload(parts, dir, 'IMG_P.JPG', { onProgress: (b) => seen.push(b) });
+        assert.equal(result.bytes, expected.length);
+        assert.equal(seen.at(-1), expected.length);
+        assert.deepEqual(
+          seen,
+          [...seen].sort((a, b) => a - b),
+          'progress only grows',
+        );
+        assert.ok(fs.readFileSync(backend.fileOf(7, `${dir}/IMG_P.JPG`)).equals(expected));
+        // Again on the same connection, over the first (a retry): the same bytes, no leftovers.
+        await client.upload(parts, dir, 'IMG_P.JPG', { tempTag: 'job5' });
+        assert.ok(fs.readFileSync(backend.fileOf(7, `${dir}/IMG_P.JPG`)).equals(expected));
+        assert.deepEqual(fs.readdirSync(backend.fileOf(7, dir)), ['IMG_P.JPG']);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test('tiny sources (less than one write)', async () => {
+      // Zero-length ones are below, against vsftpd (and in openssh.int.test.ts): our own
+      // servers answer an empty upload but never store it (ingest/upload-sink.ts).
+      const dir = `agency/${protocol}/small`;
+      const cases = smallSources(`${protocol}-small`).filter(([, , expected]) => expected.length > 0);
+      const client = await createDestinationClient(settings(protocol));
+      try {
+        for (const [name, source, expected] of cases) {
+          const result = await client.upload(source, dir, name);
+          assert.equal(result.bytes, expected.length, name);
+          assert.ok(fs.readFileSync(backend.fileOf(7, `${dir}/${name}`)).equals(expected), name);
+        }
+      } finally {
+        await client.close();
+      }
+      assert.deepEqual(fs.readdirSync(backend.fileOf(7, dir)).sort(), cases.map(([name]) => name).sort());
+    });
+
+    test('a part whose file is missing: a clear error, no temporary file, the connection still works', async () => {
+      const dir = `agency/${protocol}/missing`;
+      const head = path.join(work, `${protocol}-head-only.bin`);
+      fs.writeFileSync(head, crypto.randomBytes(1234));
+      const missing = path.join(work, `${protocol}-gone.jpg`);
+      const client = await createDestinationClient(settings(protocol));
+      try {
+        await client.upload(head, dir, 'BEFORE.JPG');
+        await assert.rejects(
+          client.upload(
+            [
+              { file: head, start: 0, end: 1234 },
+              { file: missing, start: 100, end: 5_000_000 },
+            ],
+            dir,
+            'IMG_M.JPG',
+            { tempTag: 'job8' },
+          ),
+          { name: 'Error', message: `Local file missing: ${missing}` },
+        );
+        await assert.rejects(client.upload(missing, dir, 'IMG_N.JPG'), /^Error: Local file missing: /);
+        assert.deepEqual(fs.readdirSync(backend.fileOf(7, dir)), ['BEFORE.JPG'], 'no temporary file');
+        assert.equal(client.closed, false);
+        await client.upload(head, dir, 'AFTER.JPG');
+      } finally {
+        await client.close();
+      }
+      assert.deepEqual(fs.readdirSync(backend.fileOf(7, dir)).sort(), ['AFTER.JPG', 'BEFORE.JPG']);
     });
 
     test('Test command: Success!!! or the server text', async () => {
@@ -180,6 +314,73 @@ for (const protocol of ['ftp', 'ftps', 'sftp'] as const) {
     });
   });
 }
+
+describe("file parts to Debian's vsftpd", {
+  skip: !vsftpdAvailable() && 'needs root and /usr/sbin/vsftpd',
+}, () => {
+  let vsftpd: Vsftpd;
+  const vsftpdSettings = (): DestinationSettings => ({
+    protocol: 'ftp',
+    host: '127.0.0.1',
+    port: vsftpd.port,
+    username: vsftpd.username,
+    password: vsftpd.password,
+    allowPrivateNetworks: true,
+    timeoutMs: 10_000,
+  });
+  before(async () => {
+    vsftpd = await startVsftpd();
+  });
+  after(async () => {
+    await vsftpd?.stop();
+  });
+
+  test('a head and a range at an odd offset, zero-length and tiny sources: byte for byte', async () => {
+    const { parts, expected } = stampedParts('vsftpd-stamped');
+    const client = await createDestinationClient(vsftpdSettings());
+    const small = smallSources('vsftpd-small');
+    try {
+      const result = await client.upload(parts, 'incoming/parts', 'IMG_P.JPG');
+      assert.equal(result.bytes, expected.length);
+      assert.ok(vsftpd.read('incoming/parts/IMG_P.JPG')?.equals(expected));
+      for (const [name, source, bytes] of small) {
+        assert.equal((await client.upload(source, 'incoming/small', name)).bytes, bytes.length, name);
+        assert.ok(vsftpd.read(`incoming/small/${name}`)?.equals(bytes), name);
+      }
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(vsftpd.files('incoming/parts'), ['incoming/parts/IMG_P.JPG']);
+    assert.deepEqual(vsftpd.files('incoming/small'), small.map(([name]) => `incoming/small/${name}`).sort());
+    assert.deepEqual(vsftpd.tempFiles('incoming'), []);
+  });
+
+  test('a part whose file is missing: a clear error, no temporary file', async () => {
+    const head = path.join(work, 'vsftpd-head.bin');
+    fs.writeFileSync(head, crypto.randomBytes(1234));
+    const missing = path.join(work, 'vsftpd-gone.jpg');
+    const client = await createDestinationClient(vsftpdSettings());
+    try {
+      await client.upload(head, 'incoming/missing', 'BEFORE.JPG');
+      await assert.rejects(
+        client.upload(
+          [
+            { file: head, start: 0, end: 1234 },
+            { file: missing, start: 0, end: 10 },
+          ],
+          'incoming/missing',
+          'IMG_M.JPG',
+        ),
+        { message: `Local file missing: ${missing}` },
+      );
+      assert.equal(client.closed, false);
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(vsftpd.files('incoming/missing'), ['incoming/missing/BEFORE.JPG']);
+    assert.deepEqual(vsftpd.tempFiles('incoming/missing'), []);
+  });
+});
 
 describe('outbound guard', () => {
   test('127.0.0.1 is refused unless private networks are allowed', async () => {

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { FilePart } from '../storage/file-parts.ts';
 
 /**
  * One connection to a destination server (an agency's FTP, FTPS or SFTP server), logged in.
@@ -26,6 +27,13 @@ export function isTransientConnectionError(err: unknown): boolean {
     message,
   );
 }
+
+/**
+ * What an upload sends: a local file (its path), the concatenation of local file ranges in
+ * order (a stamped file: its new head, then the received file's image data), or a stream.
+ * Paths and parts can be read again (a retry on the same connection); a stream cannot.
+ */
+export type UploadSource = string | readonly FilePart[] | Readable;
 
 export interface UploadOptions {
   /** Names the temporary file (see temporaryName); the pipeline passes the job. */
@@ -55,13 +63,13 @@ export interface UploadResult {
 
 export interface DestinationClient {
   /**
-   * Uploads `source` (a local file path or a stream) to `remoteDir/fileName`: creates
+   * Uploads `source` (a local file path, file parts or a stream) to `remoteDir/fileName`: creates
    * `remoteDir` when missing (with parents), writes `.fileName.<tag>.part`, renames it to
    * `fileName` (replacing an existing file). `remoteDir` '' = the login folder; relative
    * paths start there, absolute ones at the server's root.
    */
   upload(
-    source: string | Readable,
+    source: UploadSource,
     remoteDir: string,
     fileName: string,
     options?: UploadOptions,

@@ -1,5 +1,4 @@
 import net from 'node:net';
-import type { Readable } from 'node:stream';
 import { Client, FTPError } from 'basic-ftp';
 import {
   type DestinationClient,
@@ -7,8 +6,16 @@ import {
   type DestinationSettings,
   type UploadOptions,
   type UploadResult,
+  type UploadSource,
 } from './destination.ts';
-import { checkFileName, countingSource, normalizeRemoteDir, temporaryName } from './upload-helpers.ts';
+import {
+  checkFileName,
+  countingSource,
+  isFileParts,
+  localParts,
+  normalizeRemoteDir,
+  temporaryName,
+} from './upload-helpers.ts';
 
 /**
  * FTP and FTPS destinations through basic-ftp. FTPS is explicit TLS (AUTH TLS), the usual kind
@@ -63,7 +70,7 @@ class FtpDestination implements DestinationClient {
   }
 
   async upload(
-    source: string | Readable,
+    source: UploadSource,
     remoteDir: string,
     fileName: string,
     options: UploadOptions = {},
@@ -71,14 +78,18 @@ class FtpDestination implements DestinationClient {
     checkFileName(fileName);
     const dir = normalizeRemoteDir(remoteDir);
     const started = Date.now();
+    const local = typeof source === 'string' || isFileParts(source);
     try {
+      // A missing local file fails here, before a temporary file exists on the server (a read
+      // error during the transfer closes basic-ftp's connection, leaving the file behind).
+      if (local) await localParts(source);
       const alreadyThere = this.current === dir;
       try {
         return await this.send(source, dir, fileName, options, started);
       } catch (err) {
         // The folder may have gone since the last file (moved or deleted on the server): enter it afresh, once.
-        if (!alreadyThere || !(err instanceof FTPError) || typeof source !== 'string' || this.client.closed)
-          throw err;
+        // Paths and parts can be read again; a stream cannot.
+        if (!alreadyThere || !(err instanceof FTPError) || !local || this.client.closed) throw err;
         return await this.send(source, dir, fileName, options, started);
       }
     } catch (err) {
@@ -87,7 +98,7 @@ class FtpDestination implements DestinationClient {
   }
 
   private async send(
-    source: string | Readable,
+    source: UploadSource,
     dir: string,
     fileName: string,
     { tempTag, onProgress }: UploadOptions,

@@ -1,21 +1,31 @@
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import type { Client as SshClient } from 'ssh2';
+import type { SFTPWrapper, Client as SshClient } from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
+import type { FilePart } from '../storage/file-parts.ts';
 import {
   type DestinationClient,
   DestinationError,
   type DestinationSettings,
   type UploadOptions,
   type UploadResult,
+  type UploadSource,
 } from './destination.ts';
-import { checkFileName, countingSource, normalizeRemoteDir, temporaryName } from './upload-helpers.ts';
+import { parallelPut } from './sftp-parallel-put.ts';
+import {
+  checkFileName,
+  countingSource,
+  isFileParts,
+  localParts,
+  normalizeRemoteDir,
+  temporaryName,
+} from './upload-helpers.ts';
 
 /**
  * SFTP destinations through ssh2-sftp-client. Host keys are accepted without checking: the
  * product has no place to store or confirm an agency's key (a known limitation, like
- * unverified FTPS certificates). Local files go with fastPut (8 writes of 256 KB in flight);
- * streams with put (one write at a time).
+ * unverified FTPS certificates). Local files (paths and parts) go with our own pipelined
+ * writer, sftp-parallel-put.ts (8 writes of 256 KB in flight, as fastPut did); streams with
+ * put (one write at a time).
  */
 
 export async function connectSftp(
@@ -77,7 +87,7 @@ class SftpDestination implements DestinationClient {
   }
 
   async upload(
-    source: string | Readable,
+    source: UploadSource,
     remoteDir: string,
     fileName: string,
     { tempTag, onProgress }: UploadOptions = {},
@@ -88,23 +98,13 @@ class SftpDestination implements DestinationClient {
     const temp = path.posix.join(dir, temporaryName(fileName, tempTag));
     const target = path.posix.join(dir, fileName);
     try {
+      // A missing local file fails before anything is made on the server.
+      const local = typeof source === 'string' || isFileParts(source) ? await localParts(source) : undefined;
       if ((await this.sftp.exists(dir)) !== 'd') await this.makeDir(dir);
       let bytes: number;
       try {
-        if (typeof source === 'string') {
-          let sent = 0;
-          await this.sftp.fastPut(source, temp, {
-            // 8 writes of 256 KB in flight: 6.2 MB files to OpenSSH on loopback, 4 at a time,
-            // took about half the time of the default 64 x 32 KB (bench/README.md, issue 15).
-            // ssh2 splits writes above the server's limit (limits@openssh.com).
-            concurrency: 8,
-            chunkSize: 256 * 1024,
-            step: (total) => {
-              sent = total;
-              onProgress?.(total);
-            },
-          });
-          bytes = sent;
+        if (local) {
+          bytes = await this.putLocal(local, temp, onProgress);
         } else {
           const counted = countingSource(source, onProgress);
           await this.sftp.put(counted.stream, temp);
@@ -118,6 +118,43 @@ class SftpDestination implements DestinationClient {
       return { bytes, ms: Date.now() - started };
     } catch (err) {
       throw asDestinationError(err);
+    }
+  }
+
+  /**
+   * Writes local parts to `remotePath` with parallelPut on ssh2's SFTP session, which
+   * ssh2-sftp-client keeps as `sftp`. A connection that goes under the transfer fails it the
+   * way the library's own calls fail (its end, close or error event), so that
+   * isTransientConnectionError knows it.
+   */
+  private async putLocal(
+    parts: readonly FilePart[],
+    remotePath: string,
+    onProgress?: (bytes: number) => void,
+  ): Promise<number> {
+    const session = (this.sftp as unknown as { sftp?: SFTPWrapper }).sftp;
+    if (!session) throw new DestinationError('No SFTP connection available');
+    const ssh = (this.sftp as unknown as { client: SshClient }).client;
+    let unlisten = () => {};
+    const dropped = new Promise<never>((_, reject) => {
+      const onEnd = () => reject(new Error('Unexpected end event'));
+      const onClose = () => reject(new Error('Unexpected close event'));
+      const onError = (err: Error) => reject(err);
+      ssh.on('end', onEnd).on('close', onClose).on('error', onError);
+      unlisten = () => {
+        ssh.off('end', onEnd).off('close', onClose).off('error', onError);
+      };
+    });
+    try {
+      return await Promise.race([
+        // 8 writes of 256 KB in flight: 6.2 MB files to OpenSSH on loopback, 4 at a time, took
+        // about half the time of fastPut's default 64 x 32 KB (bench/README.md, issue 15).
+        // ssh2 splits writes above the server's limit (limits@openssh.com).
+        parallelPut(session, parts, remotePath, { concurrency: 8, chunkSize: 256 * 1024, onProgress }),
+        dropped,
+      ]);
+    } finally {
+      unlisten();
     }
   }
 

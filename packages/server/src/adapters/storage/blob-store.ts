@@ -4,17 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-
-/**
- * A range of a local file: bytes `start` up to (not including) `end`. A blob is one or more of
- * them in order: a stamped file is its new head and the received file's image data, which is
- * never copied (issue 15: the second write of every stamped upload).
- */
-export interface FilePart {
-  file: string;
-  start: number;
-  end: number;
-}
+import { type FilePart, readFileParts } from './file-parts.ts';
 
 /** Where file contents live. Local disk now; an S3-compatible store can implement the same. */
 export interface BlobStore {
@@ -103,6 +93,9 @@ export function createLocalBlobStore(root: string): BlobStore {
       { file: at.data, start: at.start, end: data.size },
     ];
   };
+  async function* readParts(key: string, range?: { start: number; end: number }) {
+    yield* readFileParts(await partsOf(key), range);
+  }
   /** Flushes a folder: a rename or link in it is durable only then. */
   const syncDir = async (dir: string) => {
     const handle = await fsp.open(dir, 'r');
@@ -165,7 +158,7 @@ export function createLocalBlobStore(root: string): BlobStore {
     read(key, range) {
       const at = located(key);
       if ('file' in at) return fs.createReadStream(at.file, { highWaterMark: readChunkBytes, ...range });
-      return Readable.from(readParts(partsOf(key), range), { objectMode: false });
+      return Readable.from(readParts(key, range), { objectMode: false });
     },
     withLocalFile: async (key, use) => {
       const at = located(key);
@@ -173,7 +166,7 @@ export function createLocalBlobStore(root: string): BlobStore {
       // A tool that wants one file (the picture scaler, a stamp of a delivered copy): a temp copy.
       const tmp = path.join(tmpDir, randomUUID());
       try {
-        await pipeline(Readable.from(readParts(partsOf(key))), fs.createWriteStream(tmp));
+        await pipeline(Readable.from(readParts(key)), fs.createWriteStream(tmp));
         return await use(tmp);
       } finally {
         await fsp.rm(tmp, { force: true });
@@ -200,26 +193,6 @@ export function createLocalBlobStore(root: string): BlobStore {
       return (await partsOf(key)).reduce((sum, part) => sum + part.end - part.start, 0);
     },
   };
-}
-
-/** The bytes of file ranges in order, or of `range` (inclusive) of their concatenation. */
-async function* readParts(
-  parts: Promise<readonly FilePart[]>,
-  range?: { start: number; end: number },
-): AsyncGenerator<Buffer> {
-  let offset = 0; // where the part at hand starts in the blob
-  for (const part of await parts) {
-    const length = part.end - part.start;
-    const from = Math.max(range?.start ?? 0, offset);
-    const to = Math.min(range ? range.end + 1 : Number.POSITIVE_INFINITY, offset + length);
-    if (from < to)
-      yield* fs.createReadStream(part.file, {
-        start: part.start + from - offset,
-        end: part.start + to - offset - 1,
-        highWaterMark: readChunkBytes,
-      });
-    offset += length;
-  }
 }
 
 /**

@@ -3,7 +3,7 @@
 import { open } from 'node:fs/promises';
 import { type StampOptions, stampJpegHead, type Template } from '@photorelay/xmp/index';
 import { z } from 'zod';
-import type { FilePart } from '../../adapters/storage/blob-store.ts';
+import type { FilePart } from '../../adapters/storage/file-parts.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
 import * as configFiles from '../configfiles/queries.ts';
