@@ -236,4 +236,31 @@ describe('stampJpegHead', () => {
       (error: unknown) => error instanceof MetadataError && error.code === 'TIME_LIMIT',
     );
   });
+
+  it('headOnly: a stamped head stamped again alone gives the head of the whole file stamped again; a head file holding image data is refused', async () => {
+    const name = 'IPTC-PhotometadataRef-Std2025.1.jpg';
+    const bytes = readSample(name);
+    const first = await stampJpegHead(path.join(imagesDir, name), template, { filename: name });
+    const headFile = path.join(dir, 'head-only.head');
+    writeFileSync(headFile, first.head);
+    const wholeFile = path.join(dir, 'head-only-whole.jpg');
+    writeFileSync(wholeFile, spliced(first.head, bytes, first.dataOffset));
+    const again = await stampJpegHead(headFile, template, {
+      filename: name,
+      headOnly: true,
+      timeLimitMs: 30_000,
+    });
+    const reference = await stampJpegHead(wholeFile, template, { filename: name });
+    assert.ok(again.head.equals(reference.head));
+    assert.equal(again.dataOffset, first.head.length);
+    assert.deepEqual(again.warnings, reference.warnings);
+    writeFileSync(
+      headFile,
+      Buffer.concat([first.head, bytes.subarray(first.dataOffset, first.dataOffset + 100)]),
+    );
+    await assert.rejects(
+      stampJpegHead(headFile, template, { headOnly: true }),
+      /holds 100 bytes of image data/,
+    );
+  });
 });
