@@ -15,17 +15,18 @@ export interface BlobStore {
   ): Promise<{ key: string; size: number; sha256: string }>;
   /**
    * A new blob of `head` followed by the bytes of `data.file` from `data.start` to its end, where
-   * `data.file` is a path `withLocalFile` handed over: a stamped file is its new head and the
-   * received file's image data, which is never copied (the local store keeps a hard link to it).
-   * Flushed to disk before it resolves.
+   * `data.file` is a path `withLocalFile` or `withLocalParts` handed over: a stamped file is its
+   * new head and the received file's image data, which is never copied (the local store keeps a
+   * hard link to it). Flushed to disk before it resolves.
    */
   writeSpliced(head: Buffer, data: { file: string; start: number }): Promise<{ key: string; size: number }>;
   /** Streams a blob, or the bytes `start` to `end` (inclusive) of it. */
   read(key: string, range?: { start: number; end: number }): Readable;
   /**
    * Runs `use` with the path of a local file holding the blob, for tools that read a path (the
-   * SFTP client's parallel reads, a re-sent FTP upload). The file is read-only to `use` and only
-   * valid until it settles: the local store hands over its own file, a remote store a temp copy.
+   * stamper, the picture scaler). The file is read-only to `use` and only valid until it settles:
+   * the local store hands over its own file, a temp copy for a spliced blob (as a remote store
+   * would).
    */
   withLocalFile<T>(key: string, use: (file: string) => Promise<T>): Promise<T>;
   /**
