@@ -121,3 +121,19 @@ test('a splice beyond the end of its file is refused and leaves nothing behind',
   await assert.rejects(store.size('2026/01/01/00000000-0000-0000-0000-000000000000.12'), /ENOENT/);
   assert.throws(() => store.read('2026/01/01/../../etc.12'), /invalid blob key/);
 });
+
+test('a new store removes temp files a stopped process left a day ago, and keeps fresh ones', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-blobs-sweep-'));
+  try {
+    createLocalBlobStore(dir);
+    const old = path.join(dir, 'tmp', 'old');
+    fs.writeFileSync(old, 'left by a crash');
+    fs.writeFileSync(path.join(dir, 'tmp', 'fresh'), 'being written by another process');
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
+    fs.utimesSync(old, twoDaysAgo, twoDaysAgo);
+    createLocalBlobStore(dir);
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'tmp')), ['fresh']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -66,6 +66,7 @@ const readChunkBytes = 1 << 20;
 export function createLocalBlobStore(root: string): BlobStore {
   const tmpDir = path.join(root, 'tmp');
   fs.mkdirSync(tmpDir, { recursive: true });
+  sweepTemp(tmpDir);
   // Keys are date folders plus a uuid: never user input, so no path can escape the root.
   const newKey = () => {
     const d = new Date().toISOString();
@@ -194,6 +195,23 @@ export function createLocalBlobStore(root: string): BlobStore {
       return (await partsOf(key)).reduce((sum, part) => sum + part.end - part.start, 0);
     },
   };
+}
+
+/** A temp file this old was left by a process that stopped mid-write (a crash, a kill). */
+const tempLeftOverMs = 24 * 3600_000;
+
+/**
+ * Removes what stopped processes left in the temp folder. Only old files: with split roles
+ * (`--role ingest`) another process writes there at the same time.
+ */
+function sweepTemp(tmpDir: string): void {
+  const before = Date.now() - tempLeftOverMs;
+  for (const name of fs.readdirSync(tmpDir)) {
+    const file = path.join(tmpDir, name);
+    try {
+      if (fs.lstatSync(file).mtimeMs < before) fs.rmSync(file, { force: true, recursive: true });
+    } catch {} // gone meanwhile
+  }
 }
 
 /**
