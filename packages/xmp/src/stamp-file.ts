@@ -343,7 +343,11 @@ function stampFileWith<F>(
   });
 }
 
-/** Keeps what is written (the new head, in memory) and notes where the image data starts. */
+/**
+ * Keeps what is written (the new head, in memory) and notes where the image data starts. Holding
+ * the pieces is safe: before the image data the engine writes only buffers of its own (segments
+ * are encoded anew, skipped bytes copied), never views of the reused block buffers.
+ */
 class HeadSink implements CountingSink {
   private parts: Buffer[] = [];
   size = 0;
@@ -364,7 +368,7 @@ class HeadSink implements CountingSink {
     return undefined;
   }
 
-  /** The head in a buffer of its own: pieces may be views of block buffers that are reused. */
+  /** The head in one buffer. */
   take(): Buffer {
     return Buffer.concat(this.parts, this.size);
   }
