@@ -17,14 +17,8 @@ export { isJpeg, type MetadataLimits } from './jpeg.ts';
 export { type IimEntry, type JpegMetadataResult, readJpegMetadata } from './read-metadata.ts';
 export { templateToXmpSidecar, xmpSidecarToTemplate } from './sidecar.ts';
 export { type StampOptions, type StampResult, stampJpeg } from './stamp.ts';
-export {
-  type FileStampOptions,
-  type FileStampResult,
-  type HeadStampOptions,
-  type HeadStampResult,
-  stampJpegFile,
-  stampJpegHead,
-} from './stamp-file.ts';
+export { type FileStampOptions, type FileStampResult, stampJpegFile } from './stamp-file.ts';
+export { type HeadStampOptions, type HeadStampResult, stampJpegHead } from './stamp-head.ts';
 export type { Template, TemplateValue } from './template.ts';
 export { iimLimitWarning, type ValueCheck, type ValueProblemCode, validateValue } from './validate.ts';
 export type { VariableOptions } from './variables.ts';

@@ -4,7 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isMetadataError } from './errors.ts';
 import type { ExtendedXmpChunk, JpegMetadata } from './jpeg.ts';
-import { type FileStampResult, type HeadStampResult, stampFileSync, stampHeadSync } from './stamp-file.ts';
+import { type FileStampResult, stampFileSync } from './stamp-file.ts';
+import { type HeadStampResult, stampHeadSync } from './stamp-head.ts';
 import { type StampedSegments, stampSegments } from './stamp-segments.ts';
 import { builtSlot, type StampRequest, type ThreadReply } from './stamp-threads.ts';
 
