@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { SFTPWrapper } from 'ssh2';
-import { checkPart, type FilePart, localFileError } from '../storage/file-parts.ts';
+import { type FilePart, localFileError } from '../storage/file-parts.ts';
 
 /**
  * Writes local file ranges to a new remote file with several SFTP writes in flight. ssh2's
@@ -20,7 +20,10 @@ export interface ParallelPutOptions {
   onProgress?: (bytes: number) => void;
 }
 
-/** Writes `parts` (in order) to `remotePath` (created or truncated); resolves with the bytes written. */
+/**
+ * Writes `parts` (in order, as localParts checked them) to `remotePath` (created or truncated);
+ * resolves with the bytes written.
+ */
 export async function parallelPut(
   sftp: SFTPWrapper,
   parts: readonly FilePart[],
@@ -100,32 +103,24 @@ class LocalParts {
     readonly size: number,
   ) {}
 
+  /** Opens the parts' files; their ranges were checked by localParts (a short file fails its read). */
   static async open(parts: readonly FilePart[]): Promise<LocalParts> {
-    const opened = new Map<string, { handle: fs.promises.FileHandle; size: number }>();
+    const opened = new Map<string, fs.promises.FileHandle>();
     try {
       const pieces = [];
       let offset = 0;
       for (const { file, start, end } of parts) {
-        let local = opened.get(file);
-        if (!local) {
-          const handle = await fs.promises
-            .open(file, 'r')
-            .catch((err) => Promise.reject(localFileError(file, err)));
-          local = { handle, size: 0 };
-          opened.set(file, local);
-          local.size = (await handle.stat()).size;
-        }
-        checkPart({ file, start, end }, local.size);
-        if (end > start) pieces.push({ file, handle: local.handle, start, offset, size: end - start });
+        const handle: fs.promises.FileHandle =
+          opened.get(file) ??
+          (await fs.promises.open(file, 'r').catch((err) => Promise.reject(localFileError(file, err))));
+        opened.set(file, handle);
+        if (end <= start) continue;
+        pieces.push({ file, handle, start, offset, size: end - start });
         offset += end - start;
       }
-      return new LocalParts(
-        pieces,
-        [...opened.values()].map((o) => o.handle),
-        offset,
-      );
+      return new LocalParts(pieces, [...opened.values()], offset);
     } catch (err) {
-      await Promise.all([...opened.values()].map((o) => o.handle.close().catch(() => {})));
+      await Promise.all([...opened.values()].map((handle) => handle.close().catch(() => {})));
       throw err;
     }
   }
