@@ -108,23 +108,26 @@ export async function stampBlob(
   options: StampOptions,
 ): Promise<StampedBlob> {
   const stampOptions = { timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS, ...options };
-  const restamped = await ctx.blobs.withLocalParts(sourceKey, async (parts) => {
-    const [head, data] = parts;
-    if (parts.length !== 2 || !head || head.start !== 0 || !data || !(await endsInEoi(data)))
-      return undefined;
-    // A stamped file stamped again (the event step, a script, a copy delivered to another
-    // project): its head alone is read, and the new head spliced onto the same image data.
-    const stamped = await stampJpegHead(head.file, template, { ...stampOptions, headOnly: true });
-    return stampedBlob(await ctx.blobs.writeSpliced(stamped.head, data), stamped);
-  });
-  if (restamped) return restamped;
-  return ctx.blobs.withLocalFile(sourceKey, async (source) => {
-    const stamped = await stampJpegHead(source, template, stampOptions);
+  /** The whole file stamped: its new head spliced onto its image data. */
+  const stampFile = async (file: string) => {
+    const stamped = await stampJpegHead(file, template, stampOptions);
     return stampedBlob(
-      await ctx.blobs.writeSpliced(stamped.head, { file: source, start: stamped.dataOffset }),
+      await ctx.blobs.writeSpliced(stamped.head, { file, start: stamped.dataOffset }),
       stamped,
     );
+  };
+  const stamped = await ctx.blobs.withLocalParts(sourceKey, async (parts) => {
+    const [head, data] = parts;
+    // A file as it was received: one part, the whole file.
+    if (parts.length === 1 && head?.start === 0) return stampFile(head.file);
+    if (parts.length !== 2 || head?.start !== 0 || !data || !(await endsInEoi(data))) return undefined;
+    // A stamped file stamped again (the event step, a script, a copy delivered to another
+    // project): its head alone is read, and the new head spliced onto the same image data.
+    const again = await stampJpegHead(head.file, template, { ...stampOptions, headOnly: true });
+    return stampedBlob(await ctx.blobs.writeSpliced(again.head, data), again);
   });
+  // Anything else (image data that does not end in EOI): stamped from one whole local copy.
+  return stamped ?? ctx.blobs.withLocalFile(sourceKey, stampFile);
 }
 
 const stampedBlob = (
