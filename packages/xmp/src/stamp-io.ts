@@ -224,7 +224,8 @@ export const syncIo: FileIo<number> = {
 };
 
 /** A file that ends in EOI needs no scan for it (FF D9 cannot occur inside scan data). */
-const endsInEoi = (tail: Buffer, size: number): boolean => size > 4 && tail[0] === 0xff && tail[1] === 0xd9;
+export const endsInEoi = (tail: Buffer, size: number): boolean =>
+  size > 4 && tail[0] === 0xff && tail[1] === 0xd9;
 
 /** The input of one stamp: open, with its size, whether it ends in EOI, and its blocks. */
 export interface Input<F> {

@@ -2,6 +2,7 @@
 // team's stamping options from its config files, and a blob stamped into a new blob.
 import { open } from 'node:fs/promises';
 import { type StampOptions, stampJpegHead, type Template } from '@photorelay/xmp/index';
+import { endsInEoi } from '@photorelay/xmp/stamp-io';
 import { z } from 'zod';
 import type { FilePart } from '../../adapters/storage/file-parts.ts';
 import type { AppContext } from '../../context.ts';
@@ -120,7 +121,7 @@ export async function stampBlob(
     const [head, data] = parts;
     // A file as it was received: one part, the whole file.
     if (parts.length === 1 && head?.start === 0) return stampFile(head.file);
-    if (parts.length !== 2 || head?.start !== 0 || !data || !(await endsInEoi(data))) return undefined;
+    if (parts.length !== 2 || head?.start !== 0 || !data || !(await partEndsInEoi(data))) return undefined;
     // A stamped file stamped again (the event step, a script, a copy delivered to another
     // project): its head alone is read, and the new head spliced onto the same image data.
     const again = await stampJpegHead(head.file, template, { ...stampOptions, headOnly: true });
@@ -142,13 +143,13 @@ const stampedBlob = (
 });
 
 /** Whether a file range ends in the JPEG end marker (FF D9). */
-async function endsInEoi(part: FilePart): Promise<boolean> {
+async function partEndsInEoi(part: FilePart): Promise<boolean> {
   if (part.end - part.start < 2) return false;
   const handle = await open(part.file, 'r');
   try {
     const tail = Buffer.alloc(2);
     await handle.read(tail, 0, 2, part.end - 2);
-    return tail[0] === 0xff && tail[1] === 0xd9;
+    return endsInEoi(tail, part.end - part.start);
   } finally {
     await handle.close();
   }
