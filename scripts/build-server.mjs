@@ -48,6 +48,8 @@ export async function buildServer({ onlyIfStale = false } = {}) {
       'script-sandbox-thread': path.join(server, 'src/adapters/script-sandbox/sandbox-thread.ts'),
       // The metadata engine's stamp thread (packages/xmp/src/stamp-threads.ts loads it by this name).
       'stamp-thread': path.join(root, 'packages/xmp/src/stamp-thread.ts'),
+      // The picture scaler's process (adapters/pictures/picture-scaler.ts forks it by this name).
+      'picture-scaler-process': path.join(server, 'src/adapters/pictures/picture-scaler-process.ts'),
     },
     outdir: serverDist,
     outExtension: { '.js': '.mjs' },

@@ -16,6 +16,8 @@ export const errorCodes = {
   SendMailFailed: 502,
   PayloadTooLarge: 413,
   QuotaExceeded: 413,
+  /** A picture too large to decode by its header, or whose decode overran its time or memory (issue 25). */
+  PictureRefused: 422,
   InternalError: 500,
 } as const;
 

@@ -68,9 +68,10 @@ export const getUploadPicture = teamRoute({
   path: '/upload/:id/picture',
   params: z.object({ id: idParam }),
   query: z.object({ size: z.enum(uploadPictureSizes).default('small') }),
-  /** The JPEG itself (image/jpeg); 204 when the file is no picture. */
+  /** The JPEG itself (image/jpeg); 204 when the file is no picture; PictureRefused when it is too large to decode. */
   response: z.unknown(),
   access: forMembers,
+  errors: ['PictureRefused'],
   summary: "An upload's thumbnail (small, 160 px) or preview (large, 960 px) as JPEG",
 });
 export const uploadCaption = z.object({

@@ -84,6 +84,11 @@ const schema = z.object({
   SCRIPT_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(10_000).default(200),
   SCRIPT_MEMORY_LIMIT_MB: z.coerce.number().int().min(4).max(512).default(32),
   STAMP_TIME_LIMIT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
+  // Issue 25: thumbnails decode in their own process, killed past these (adapters/pictures).
+  PICTURE_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  PICTURE_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(65_536).default(768),
+  // What a picture's header may claim that decoding holds: a 100 MP baseline JPEG needs 300 MB.
+  PICTURE_DECODE_BUDGET_MB: z.coerce.number().int().min(16).max(65_536).default(512),
 });
 
 export type Config = z.infer<typeof schema> & { publicUrl: string; publicFtpHost: string; secretKey: Buffer };

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Mailer } from './adapters/mail/mailer.ts';
+import type { PictureScaler } from './adapters/pictures/picture-scaler.ts';
 import type { BlobStore } from './adapters/storage/blob-store.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/kysely.ts';
@@ -11,6 +12,8 @@ export interface AppContext {
   mailer: Mailer;
   log: Logger;
   blobs: BlobStore;
+  /** Decodes untrusted pictures (thumbnails) in its own process, with a deadline and a memory limit. */
+  pictures: PictureScaler;
   /** Nudges background loops (provisioning, commands) so fresh work starts at once. */
   wake: { provisioning(): void; commands(): void; pipeline(): void };
 }

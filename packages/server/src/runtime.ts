@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createMailer, type Mailer } from './adapters/mail/mailer.ts';
+import { createPictureScaler } from './adapters/pictures/picture-scaler.ts';
 import { createLocalBlobStore } from './adapters/storage/blob-store.ts';
 import { buildApp } from './app.ts';
 import type { CommandHandlers } from './commands/registry.ts';
@@ -88,8 +89,13 @@ export async function startPhotoRelay(
 
   const blobs = createLocalBlobStore(path.join(config.DATA_DIR, 'files'));
   const wake = { provisioning: () => {}, commands: () => {}, pipeline: () => {} };
-  const ctx: AppContext = { config, db, mailer, log, blobs, wake };
-  const stops: Array<() => Promise<void> | void> = [];
+  const pictures = createPictureScaler({
+    timeMs: config.PICTURE_TIME_LIMIT_MS,
+    memoryBytes: config.PICTURE_MEMORY_LIMIT_MB * 1024 * 1024,
+    decodeBytes: config.PICTURE_DECODE_BUDGET_MB * 1024 * 1024,
+  });
+  const ctx: AppContext = { config, db, mailer, log, blobs, pictures, wake };
+  const stops: Array<() => Promise<void> | void> = [pictures.close];
 
   if (role === 'all' || role === 'worker') {
     const steps = options.steps ?? processingSteps;

@@ -7,7 +7,7 @@ import { AppError } from '@photorelay/contract/errors';
 import { exifThumbnail } from '@photorelay/xmp/exif-thumbnail';
 import { readHead } from '@photorelay/xmp/parsed-metadata';
 import { readJpegMetadata } from '@photorelay/xmp/read-metadata';
-import sharp from 'sharp';
+import { PictureRefusedError } from '../../adapters/pictures/picture-scaler.ts';
 import type { AppContext } from '../../context.ts';
 import { loadAccess, requirePermission } from '../folders/permissions.ts';
 import type { Member } from '../teams/service.ts';
@@ -15,15 +15,12 @@ import * as q from './thumbnail-queries.ts';
 
 export type PictureSize = 'small' | 'large';
 const edge: Record<PictureSize, number> = { small: 160, large: 960 };
+const quality: Record<PictureSize, number> = { small: 70, large: 80 };
 
-// Decoding a camera's 24-megapixel JPEG takes a core for a moment: one at a time per process.
-sharp.concurrency(1);
-let queue: Promise<unknown> = Promise.resolve();
-const oneAtATime = <T>(work: () => Promise<T>): Promise<T> => {
-  const next = queue.then(work, work);
-  queue = next.catch(() => {});
-  return next;
-};
+// Pictures whose decode was refused or killed (issue 25): the job log and "My pictures today"
+// ask for thumbnails by themselves, so a bomb is judged once per process, not at every look.
+const refusedPictures = new Map<string, string>();
+const refusedKept = 1000;
 
 async function readablePicture(ctx: AppContext, member: Member, uploadId: number) {
   const upload = await q.findUploadPicture(ctx.db, member.teamId, uploadId);
@@ -32,22 +29,34 @@ async function readablePicture(ctx: AppContext, member: Member, uploadId: number
   return upload;
 }
 
-/** The camera's embedded thumbnail when there is one (small only), else the picture scaled down. */
+/**
+ * The camera's embedded thumbnail when there is one (small only), else the picture scaled down
+ * in the picture scaler's process; null when the file is no picture. A picture too large to
+ * decode, or whose decode overran, is a PictureRefused error with the reason.
+ */
 async function makePicture(ctx: AppContext, source: string, size: PictureSize): Promise<Buffer | null> {
   if (size === 'small') {
     const head = await readHead(ctx.blobs.read(source)).catch(() => undefined);
     const embedded = head?.exif && exifThumbnail(head.exif);
     if (embedded) return embedded;
   }
-  return oneAtATime(() =>
-    ctx.blobs.withLocalFile(source, (file) =>
-      sharp(file, { failOn: 'none', limitInputPixels: 200_000_000 })
-        .rotate()
-        .resize(edge[size], edge[size], { fit: 'inside', withoutEnlargement: true })
-        .jpeg({ quality: size === 'small' ? 70 : 80 })
-        .toBuffer(),
-    ),
-  ).catch(() => null);
+  const refused = refusedPictures.get(source);
+  if (refused) throw new AppError('PictureRefused', `The picture is not shown: ${refused}`);
+  try {
+    return await ctx.blobs.withLocalFile(source, (file) =>
+      ctx.pictures.scale(file, { edge: edge[size], quality: quality[size] }),
+    );
+  } catch (error) {
+    if (!(error instanceof PictureRefusedError)) {
+      ctx.log.warn({ err: error, source }, 'making a thumbnail failed');
+      return null;
+    }
+    if (refusedPictures.size >= refusedKept)
+      refusedPictures.delete(refusedPictures.keys().next().value ?? '');
+    refusedPictures.set(source, error.reason);
+    ctx.log.info({ source, reason: error.reason }, 'picture refused');
+    throw new AppError('PictureRefused', `The picture is not shown: ${error.reason}`);
+  }
 }
 
 /**
