@@ -94,7 +94,16 @@ function privateMemory(pid: number | undefined): number {
   }
 }
 
-/** The child processes of `pid` (the server's only one is its PGlite host). */
+/** Whether `pid` runs the embedded database (the server's other child is its picture scaler). */
+function isPgliteHost(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('pglite-host');
+  } catch {
+    return false;
+  }
+}
+
+/** The child processes of `pid` (its PGlite host, and its picture scaler once a thumbnail was made). */
 export function childPids(pid: number): number[] {
   const children: number[] = [];
   for (const name of fs.readdirSync('/proc')) {
@@ -171,7 +180,7 @@ export async function serverProcess(options: ServerProcessOptions): Promise<Serv
     const serverPid = handle.pid;
     if (serverPid === undefined) return undefined;
     if (dbHost?.serverPid !== serverPid || dbHost.pid === undefined)
-      dbHost = { serverPid, pid: childPids(serverPid)[0] };
+      dbHost = { serverPid, pid: childPids(serverPid).find(isPgliteHost) };
     return dbHost.pid;
   };
 
