@@ -2,7 +2,7 @@
 // Import them from calendar.ts (which re-exports this file beside the routes).
 // Stability: shapes here only grow (additive changes); a changed shape is announced in calendar.ts.
 import { z } from 'zod';
-import { idParam } from './common.ts';
+import { decimalParam, idParam } from './common.ts';
 import { limits } from './limits.ts';
 
 // --- constants ------------------------------------------------------------------------------
@@ -252,7 +252,8 @@ export const putCalendarEntryResponse = getCalendarEntryResponse;
 export const entryStateResponse = getCalendarEntryResponse;
 
 export const putEntryFlagBody = z.object({ value: z.boolean() });
-export const flagBitParam = z.coerce.number().int().min(0).max(limits.flagBitMax);
+/** A flag's bit in the URL, written the canonical decimal way like the ids (`0x2`, `2e0`, `02` are refused). */
+export const flagBitParam = decimalParam(0, limits.flagBitMax);
 export const putEntryFlagResponse = z.object({ result: z.literal('OK'), flags: z.number() });
 
 export const postSuggestEntriesBody = z.object({

@@ -186,10 +186,17 @@ test('bad input answers 400 with the spec texts and changes nothing', async () =
     assert.ok(res.body.message.includes(text), `${res.body.message} should name ${text}`);
   }
   const id = await createEntry(c, team.teamUuid, cal);
-  for (const bit of [17, -1, 'x']) {
+  // Issue 25: a bit is parsed like the ids; `0x2`, `2e0`, `+2`, `02`, `1.0` are no way to write 2 or 1.
+  for (const bit of [17, -1, 'x', '0x2', '2e0', '%2B2', '02', '1.0', '%202']) {
     const res = await c.put(`${base}/calendarentry/${id}/flag/${bit}`, { value: true });
     assert.equal(res.status, 400, `flag ${bit}`);
   }
+  const flagged = await server.running.ctx.db
+    .selectFrom('calendar_entries')
+    .select('flags')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  assert.equal(flagged.flags, 0, 'no refused bit was set');
   for (const startDate of ['2021-12-01', '2030-01-02', '01.03.2026', '2026-13-01']) {
     const res = await c.post(`${base}/calendar/entries`, { calendarIds: [cal], startDate });
     assert.equal(res.status, 400, startDate);
