@@ -4,7 +4,9 @@
  * Anything that could leave the root is refused rather than clamped, so a client never ends up
  * somewhere it did not ask for: '..' above the root, '.'/'..' written percent-encoded (a later
  * URL-decoding step must not turn a name into traversal), NUL and other control characters,
- * and over-long names.
+ * and over-long names. Bidirectional controls (right-to-left overrides, isolates) are replaced
+ * by '_' instead (issue 25): 'IMG\u202Egpj.JPG' would show as 'IMGJPG.jpg' on every screen that
+ * lists it, and replacing keeps the camera's picture where refusing would lose it.
  */
 
 export class PathError extends Error {}
@@ -13,6 +15,8 @@ const MAX_SEGMENT_BYTES = 255;
 const MAX_PATH_CHARS = 1024;
 // C0 controls and DEL; NUL is the classic truncation trick.
 const CONTROL = /\p{Cc}/u;
+// U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069: they reorder how a name is shown.
+const BIDI_CONTROL = /\p{Bidi_Control}/gu;
 
 function decodesToDots(segment: string): boolean {
   if (!segment.includes('%')) return false;
@@ -37,7 +41,7 @@ export function resolveVirtualPath(cwd: string, input: string | null | undefined
   if (raw.length > MAX_PATH_CHARS) throw new PathError('Path too long');
   if (CONTROL.test(raw)) throw new PathError('Invalid character in path');
   // Windows clients send backslashes; treat them as separators (as ftp-srv does) and check the parts.
-  const path = raw.replace(/\\/g, '/');
+  const path = raw.replace(/\\/g, '/').replace(BIDI_CONTROL, '_');
   const parts = path.startsWith('/') ? [] : cwd.split('/').filter(Boolean);
   for (const segment of path.split('/')) {
     if (segment === '' || segment === '.') continue;

@@ -38,9 +38,15 @@ function joinBefore(addition: string, existing: string) {
   return /\s$/.test(addition) ? addition + base : `${addition} ${base}`;
 }
 
-/** No path, no control characters: a delivered file's name is used as is on the destination. */
+/**
+ * No path, no control characters, no bidirectional controls (issue 25: a right-to-left override
+ * makes 'x\u202Egpj.exe' show as 'xexe.jpg'): a delivered file's name is used as is on the destination.
+ */
 export const validFileName = (n: string) =>
-  n !== '.' && n !== '..' && ![...n].some((ch) => ch === '/' || ch === '\\' || ch.charCodeAt(0) < 32);
+  n !== '.' &&
+  n !== '..' &&
+  !/\p{Bidi_Control}/u.test(n) &&
+  ![...n].some((ch) => ch === '/' || ch === '\\' || ch.charCodeAt(0) < 32);
 
 /** One check of a value's length: the text of every meta writer. */
 export function checkedText(value: string): string {
