@@ -395,6 +395,18 @@ describe('outbound guard', () => {
       );
     }
   });
+
+  test('IPv4-translated loopback (::ffff:0:127.0.0.1) and local-use NAT64 (64:ff9b:1::/48) are refused', async () => {
+    for (const host of ['::ffff:0:127.0.0.1', '[::ffff:0:7f00:1]', '64:ff9b:1::a00:1']) {
+      for (const protocol of ['ftp', 'sftp'] as const) {
+        await assert.rejects(
+          testDestination(settings(protocol, { host, allowPrivateNetworks: false, timeoutMs: 3000 })),
+          /local or private network address/,
+          `${protocol} ${host}`,
+        );
+      }
+    }
+  });
 });
 
 describe('connection pool', () => {

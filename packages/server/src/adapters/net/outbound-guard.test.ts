@@ -25,6 +25,12 @@ test('private, loopback and special addresses are recognised', () => {
     '::ffff:7f00:1',
     '::ffff:10.0.0.1',
     '64:ff9b::192.168.0.1',
+    // Issue 25: IPv4-translated and local-use NAT64.
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:7f00:1',
+    '::ffff:0:10.0.0.1',
+    '64:ff9b:1::a00:1',
+    '64:ff9b:1:ffff::8.8.8.8',
     '2002:c0a8:0101::1',
     'not-an-ip',
   ]) {
@@ -37,6 +43,8 @@ test('private, loopback and special addresses are recognised', () => {
     '192.169.0.1',
     '2a00:1450:4001::200e',
     '::ffff:8.8.8.8',
+    '::ffff:0:8.8.8.8',
+    '64:ff9b::8.8.8.8',
   ]) {
     assert.equal(isPrivateAddress(ip), false, ip);
   }

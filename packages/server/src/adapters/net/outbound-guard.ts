@@ -37,6 +37,7 @@ for (const [prefix, bits] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
   ['100::', 64], // discard
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translates to the operator's own IPv4 networks
   ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
@@ -66,6 +67,7 @@ function embeddedIPv4(ip: string): string | undefined {
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (zeros(5) && g[5] === 0xffff) return v4(g[6], g[7]); // ::ffff:a.b.c.d (mapped)
+  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return v4(g[6], g[7]); // ::ffff:0:a.b.c.d (translated, RFC 2765)
   if (zeros(6)) return v4(g[6], g[7]); // ::a.b.c.d (old compatible form)
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4(g[6], g[7]); // NAT64
   if (g[0] === 0x2002) return v4(g[1], g[2]); // 6to4
