@@ -9,6 +9,8 @@ export const scriptLimits = {
   /** A script's source, in characters. */
   sourceChars: 100_000,
   fileNameChars: 255,
+  /** The scripts' log kept with an upload (UTF-8 bytes); the rest is cut with a marker (issue 25). */
+  storedLogBytes: 16_384,
 } as const;
 
 /** Script upload accepts .script (spec §5). */

@@ -4,6 +4,7 @@
 // metadata engine (mode replace for each property a script changed), file.name renames the
 // delivered file, skip/reject settle jobs. A script error stops the upload (ProcessingStopped).
 import path from 'node:path/posix';
+import { scriptLimits } from '@photorelay/contract/scripts';
 import {
   isJpeg,
   type JpegMetadataResult,
@@ -167,6 +168,26 @@ export interface ScriptReport {
   renamed?: string;
 }
 
+/** The line that ends a log cut at scriptLimits.storedLogBytes. */
+export const logCutMarker = (moreLines: number) =>
+  `… log cut: ${moreLines} more line${moreLines === 1 ? '' : 's'}`;
+
+/**
+ * The scripts' log as kept with the upload: whole lines up to scriptLimits.storedLogBytes, then
+ * a marker. Issue 25: a script that logged 400 KB per upload made a 9.8 MB job page, and the
+ * log is stored for every upload of the project until retention.
+ */
+export function storedLog(lines: readonly string[]): string[] {
+  // Room for the marker (at most ~30 bytes) within the limit.
+  const budget = scriptLimits.storedLogBytes - 64;
+  let bytes = 0;
+  for (const [index, line] of lines.entries()) {
+    bytes += Buffer.byteLength(line);
+    if (bytes > budget) return [...lines.slice(0, index), logCutMarker(lines.length - index)];
+  }
+  return [...lines];
+}
+
 export async function runScripts(
   ctx: AppContext,
   upload: UploadToProcess,
@@ -218,7 +239,7 @@ export async function runScripts(
   const renamed = output.file.name !== name ? output.file.name : undefined;
   const report: ScriptReport = {
     scripts,
-    log,
+    log: storedLog(log),
     skipped: output.skipped,
     rejected: output.rejected,
     ...(renamed ? { renamed } : {}),

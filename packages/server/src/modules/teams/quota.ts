@@ -10,12 +10,14 @@ export async function teamStorageUsed(ctx: AppContext, teamId: number) {
   const stored = await teamStoredBytes(ctx.db, teamId);
   // Uploads waiting to be stamped are few (stamping takes about a second): their blobs' sizes.
   const pending = await Promise.all(stored.pendingImageKeys.map((key) => ctx.blobs.size(key).catch(() => 0)));
-  return stored.resultBytes + stored.commandBytes + pending.reduce((sum, n) => sum + n, 0);
+  return (
+    stored.resultBytes + stored.commandBytes + stored.scriptLogBytes + pending.reduce((sum, n) => sum + n, 0)
+  );
 }
 
 /**
- * A team's share of the server's storage: test images (up to 30 MB each, kept an hour) and the
- * payloads and answers of its commands (XMP sidecars). Called with one line where either is
+ * A team's share of the server's storage: test images (up to 30 MB each, kept an hour), the
+ * payloads and answers of its commands (XMP sidecars) and its uploads' script logs. Called with one line where either is
  * stored; refuses what would go over with QuotaExceeded (413) and stores nothing.
  */
 export async function requireStorageRoom(ctx: AppContext, teamId: number, incomingBytes: number) {
