@@ -8,11 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { createPictureScaler } from '../../packages/server/src/adapters/pictures/picture-scaler.ts';
+import { decodeBomb } from '../../packages/server/test/support/pictures.ts';
+import { buildServer, serverDist } from '../../scripts/build-server.mjs';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
 const MB = 1024 * 1024;
 const mb = (bytes: number) => (bytes / MB).toFixed(0);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-thumbnail-'));
+// The scaler process as the server runs it: the bundle's script with plain node (not tsx).
+await buildServer({ onlyIfStale: true });
+const processFile = path.join(serverDist, 'picture-scaler-process.mjs');
 
 const status = (pid: number | string, field: string) =>
   Number(
@@ -57,7 +62,12 @@ function inProcess(file: string, edge: number, quality: number): Figure {
 
 async function inScaler(file: string, edge: number, quality: number): Promise<Figure & { server: number }> {
   // A fresh scaler per run: its VmHWM is this picture's alone.
-  const scaler = createPictureScaler({ timeMs: 120_000, memoryBytes: 768 * MB, decodeBytes: 512 * MB });
+  const scaler = createPictureScaler({
+    timeMs: 120_000,
+    memoryBytes: 768 * MB,
+    decodeBytes: 512 * MB,
+    processFile,
+  });
   const tiny = path.join(dir, 'tiny.jpg');
   await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
     .jpeg()
@@ -67,7 +77,7 @@ async function inScaler(file: string, edge: number, quality: number): Promise<Fi
   const idle = status(pid, 'VmRSS');
   const serverBefore = status('self', 'VmRSS');
   const started = performance.now();
-  await scaler.scale(file, { edge, quality });
+  await scaler.scale(file, { edge, quality }).catch(() => null);
   const ms = performance.now() - started;
   const peak = status(pid, 'VmHWM');
   const server = status('self', 'VmRSS') - serverBefore;
@@ -82,16 +92,23 @@ console.log(
   '| file | size | in process (before): peak growth / process peak / ms | scaler process: peak growth / process peak / ms | asking process growth |',
 );
 console.log('| --- | --- | --- | --- | --- |');
+const bomb = path.join(dir, 'bomb.jpg');
+fs.writeFileSync(bomb, await decodeBomb());
+const files: [string, string][] = [];
 for (const progressive of [false, true]) {
   const file = await cameraFile(progressive);
-  const name = `50 MP ${progressive ? 'progressive' : 'baseline'} (${mb(fs.statSync(file).size)} MB)`;
+  files.push([`50 MP ${progressive ? 'progressive' : 'baseline'} (${mb(fs.statSync(file).size)} MB)`, file]);
+}
+files.push([`decode bomb (${fs.statSync(bomb).size} bytes; refused by the scaler)`, bomb]);
+for (const [name, file] of files) {
   for (const [size, edge, quality] of [
     ['small 160', 160, 70],
     ['large 960', 960, 80],
   ] as const) {
+    if (file === bomb && size !== 'small 160') continue;
     const before: Figure[] = [];
     const after: (Figure & { server: number })[] = [];
-    for (let i = 0; i < runs; i++) {
+    for (let i = 0; i < (file === bomb ? 1 : runs); i++) {
       before.push(inProcess(file, edge, quality));
       after.push(await inScaler(file, edge, quality));
     }

@@ -14,6 +14,8 @@ export interface PictureLimits {
   memoryBytes: number;
   /** What a picture's header may claim that decoding holds (bytes); above it, it is not decoded. */
   decodeBytes: number;
+  /** The process's script instead of the one beside this module (the benchmark runs the bundle's). */
+  processFile?: string;
 }
 
 export interface PictureScaler {
@@ -73,7 +75,9 @@ export function createPictureScaler(limits: PictureLimits): PictureScaler {
   let child: { scaler: ChildProcess; ready: Promise<void> } | undefined;
 
   function start() {
-    const { file, execArgv } = processCommand();
+    const { file, execArgv } = limits.processFile
+      ? { file: limits.processFile, execArgv: processV8Flags }
+      : processCommand();
     const scaler = fork(file, [], {
       execArgv,
       serialization: 'advanced',
