@@ -53,6 +53,11 @@ function processCommand(): { file: string; execArgv: string[] } {
   throw new Error('picture-scaler-process is missing beside the server code');
 }
 
+/** util-linux's prlimit, where there is one. */
+const prlimit = ['/usr/bin/prlimit', '/bin/prlimit'].find((file) => fs.existsSync(file));
+/** What libjpeg, libvips and glib say when an allocation failed (RLIMIT_DATA). */
+const outOfMemory = /insufficient memory|out of memory|cannot allocate|failed to allocate/i;
+
 /** Resident memory of a process (bytes) from /proc; 0 where there is none (not Linux, or gone). */
 function residentBytes(pid: number): number {
   try {
@@ -78,8 +83,15 @@ export function createPictureScaler(limits: PictureLimits): PictureScaler {
     const { file, execArgv } = limits.processFile
       ? { file: limits.processFile, execArgv: processV8Flags }
       : processCommand();
+    // The hard stop beside the watchdog: RLIMIT_DATA makes an allocation past the limit fail at
+    // once (libjpeg answers "Insufficient memory"), where 20 ms of polling could let a fast one
+    // run on. prlimit execs node in the same process, so the IPC channel stays; without prlimit
+    // (not Linux) the watchdog alone stops it.
+    const limited = prlimit
+      ? { execPath: prlimit, execArgv: [`--data=${limits.memoryBytes}`, process.execPath, ...execArgv] }
+      : { execArgv };
     const scaler = fork(file, [], {
-      execArgv,
+      ...limited,
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
@@ -141,11 +153,27 @@ export function createPictureScaler(limits: PictureLimits): PictureScaler {
           if (reply.kind === 'done')
             resolve(Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.length));
           else if (reply.kind === 'refused') reject(new PictureRefusedError(reply.reason));
-          else resolve(null);
+          else if (outOfMemory.test(reply.reason)) {
+            // Freed or not, glib keeps what it took: the next picture gets a new process.
+            stop(scaler);
+            reject(
+              new PictureRefusedError(
+                `decoding it took more than ${megabytes(limits.memoryBytes)} of memory`,
+              ),
+            );
+          } else resolve(null);
         });
       };
+      // Died on this picture (V8 out of memory under the limit, a crash in a decoder): the
+      // picture is refused, not tried again at every look.
       const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
-        finish(() => reject(new Error(`the picture scaler stopped (${signal ?? `exit ${code}`})`)));
+        finish(() =>
+          reject(
+            new PictureRefusedError(
+              `the picture scaler stopped while decoding it (${signal ?? `exit ${code}`})`,
+            ),
+          ),
+        );
       const deadline = setTimeout(() => {
         stop(scaler);
         finish(() => reject(new PictureRefusedError(`decoding it took longer than ${limits.timeMs} ms`)));
