@@ -108,7 +108,6 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     try {
       if (job.destProjectId !== null) {
         await deliverToProject(ctx, job, workerId, started);
-        await noteTry(job, tryStarted, job.processedSize, null);
       } else {
         let sent: Awaited<ReturnType<typeof deliverToServer>>;
         try {
@@ -116,24 +115,34 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
         } catch (error) {
           if (!isTransientConnectionError(error)) throw error;
           // The connection broke under the transfer: once more at once, on a new connection.
-          await noteTry(job, tryStarted, null, error);
+          await noteTry(job, tryStarted, error);
           tryStarted = Date.now();
           sent = await deliverToServer(ctx, pool, job, { fresh: true });
         }
-        await q.markJobSucceeded(ctx.db, job, workerId, Date.now() - started, sent);
-        await noteTry(job, tryStarted, sent.bytes, null);
+        await q.markJobSucceeded(ctx.db, job, workerId, Date.now() - started, sent, {
+          startedAt: new Date(tryStarted),
+          durationMs: Date.now() - tryStarted,
+          bytes: sent.bytes,
+          error: null,
+        });
       }
     } catch (error) {
-      await noteTry(job, tryStarted, null, error);
       const message = error instanceof Error ? error.message : String(error);
+      logFailedTry(job, message);
       const tryNumber = job.tryNumber + 1;
       const gaveUp = error instanceof PermanentDeliveryError || tryNumber >= maxTries;
-      await q.markJobFailedTry(ctx.db, job.id, workerId, {
-        state: gaveUp ? 'failed' : 'scheduled',
-        trynumber: tryNumber,
-        errortext: message.slice(0, 2000),
-        retryInSeconds: gaveUp ? 0 : retryDelay(tryNumber),
-      });
+      await q.markJobFailedTry(
+        ctx.db,
+        job.id,
+        workerId,
+        {
+          state: gaveUp ? 'failed' : 'scheduled',
+          trynumber: tryNumber,
+          errortext: message.slice(0, 2000),
+          retryInSeconds: gaveUp ? 0 : retryDelay(tryNumber),
+        },
+        { startedAt: new Date(tryStarted), durationMs: Date.now() - tryStarted, bytes: null, error: message },
+      );
       // A destination that is gone gets no mail: whoever removed it knows (its jobs say why).
       if (gaveUp && !(error instanceof PermanentDeliveryError)) await notifyJobGaveUp(ctx, job, message);
     } finally {
@@ -146,24 +155,27 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     return true;
   }
 
-  /** A try into the job's history (a failed one is logged too); never throws. */
-  async function noteTry(job: q.ClaimedJob, startedAt: number, bytes: number | null, error: unknown) {
-    const message = error === null ? null : error instanceof Error ? error.message : String(error);
-    if (message !== null)
-      ctx.log.warn(
-        {
-          job: job.id,
-          upload: job.uploadId,
-          destination: job.ftpServerName ?? job.destProjectName,
-          error: message,
-        },
-        'delivery try failed',
-      );
+  function logFailedTry(job: q.ClaimedJob, message: string) {
+    ctx.log.warn(
+      {
+        job: job.id,
+        upload: job.uploadId,
+        destination: job.ftpServerName ?? job.destProjectName,
+        error: message,
+      },
+      'delivery try failed',
+    );
+  }
+
+  /** A failed try that changes nothing else into the job's history (it is logged too); never throws. */
+  async function noteTry(job: q.ClaimedJob, startedAt: number, error: unknown) {
+    const message = error instanceof Error ? error.message : String(error);
+    logFailedTry(job, message);
     await q
       .recordTry(ctx.db, job.id, {
         startedAt: new Date(startedAt),
         durationMs: Date.now() - startedAt,
-        bytes,
+        bytes: null,
         error: message,
       })
       .catch((err) => ctx.log.error({ err, job: job.id }, 'could not note a try'));
