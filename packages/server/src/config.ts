@@ -83,6 +83,9 @@ const schema = z.object({
   TEAM_STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(512),
   SCRIPT_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(10_000).default(200),
   SCRIPT_MEMORY_LIMIT_MB: z.coerce.number().int().min(4).max(512).default(32),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  SFTP_UPLOAD_STALL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   STAMP_TIME_LIMIT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
 });
 
