@@ -10,6 +10,7 @@ import { notifyJobGaveUp } from './failure-notice.ts';
 import { type ProcessingStep, ProcessingStopped, processUpload } from './processing.ts';
 import * as q from './queue.ts';
 import { purgeExpiredUploads } from './retention.ts';
+import { postponeUpload, StorageFullError } from './storage-full.ts';
 
 /** About 15 s, 1 min, 5 min, 15 min, then hourly; a job fails for good after 10 tries. */
 export const retryDelaysSeconds = [15, 60, 300, 900];
@@ -26,6 +27,8 @@ export interface WorkerOptions {
   processConcurrency?: number;
   leaseSeconds: number;
   retentionDays: number;
+  /** How long an upload waits when a step found the disk full, before it is processed again (default 30). */
+  storageFullRetrySeconds?: number;
   /** How often it looks for work without a wake-up (retries that became due, leases that ran out). */
   pollMs?: number;
   /** How often expired test images are removed (default a minute). */
@@ -39,6 +42,7 @@ export interface WorkerOptions {
  */
 export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
   const workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const storageFullRetrySeconds = options.storageFullRetrySeconds ?? 30;
   const pool = new DestinationPool();
   let stopped = false;
   const inFlight = new Set<Promise<unknown>>();
@@ -76,10 +80,19 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     );
     const result = await processUpload(ctx, options.steps, upload)
       .catch((error: unknown) => {
-        if (error instanceof ProcessingStopped) return error;
+        if (error instanceof ProcessingStopped || error instanceof StorageFullError) return error;
         throw error;
       })
       .finally(() => clearInterval(heartbeat));
+    if (result instanceof StorageFullError) {
+      // Nothing goes out unstamped because the disk is full: processed again once its lease ends.
+      ctx.log.warn(
+        { upload: upload.id, step: result.step, err: result.cause, retryInSeconds: storageFullRetrySeconds },
+        'no space left on the data folder: the upload waits',
+      );
+      await postponeUpload(ctx.db, upload.id, storageFullRetrySeconds);
+      return true;
+    }
     await settleUpload(ctx.db, upload.id, result);
     // The upload's jobs may run now; counted as a wake-up, so that a job claim that started
     // before they existed (and found nothing) cannot clear the flag after this.
