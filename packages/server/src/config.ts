@@ -86,6 +86,7 @@ const schema = z.object({
   HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   SFTP_UPLOAD_STALL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  ORPHAN_FILE_AGE_SECONDS: z.coerce.number().int().min(1).default(3600),
   STORAGE_FULL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   STAMP_TIME_LIMIT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
 });

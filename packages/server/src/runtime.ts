@@ -107,6 +107,7 @@ export async function startPhotoRelay(
       leaseSeconds: config.JOB_LEASE_SECONDS,
       retentionDays: config.RETENTION_DAYS,
       storageFullRetrySeconds: config.STORAGE_FULL_RETRY_SECONDS,
+      orphanFileAgeSeconds: config.ORPHAN_FILE_AGE_SECONDS,
       pollMs: options.pollMs,
     });
     wake.pipeline = pipeline.wake;

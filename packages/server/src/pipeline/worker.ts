@@ -7,6 +7,7 @@ import { purgeExpiredTestImages } from '../modules/metadata/test-image.ts';
 import { settleUpload } from '../modules/scripts/settle.ts';
 import { deliverToProject, deliverToServer, PermanentDeliveryError } from './delivery.ts';
 import { notifyJobGaveUp } from './failure-notice.ts';
+import { sweepOrphanFiles } from './orphan-sweep.ts';
 import { type ProcessingStep, ProcessingStopped, processUpload } from './processing.ts';
 import * as q from './queue.ts';
 import { purgeExpiredUploads } from './retention.ts';
@@ -27,6 +28,8 @@ export interface WorkerOptions {
   processConcurrency?: number;
   leaseSeconds: number;
   retentionDays: number;
+  /** Files no row refers to are removed (at start, then daily) once this old (default an hour). */
+  orphanFileAgeSeconds?: number;
   /** How long an upload waits when a step found the disk full, before it is processed again (default 30). */
   storageFullRetrySeconds?: number;
   /** How often it looks for work without a wake-up (retries that became due, leases that ran out). */
@@ -263,8 +266,17 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       ),
     options.testImagePurgeMs ?? testImagePurgeMs,
   );
+  // What a crash left on disk: at start, then daily.
+  const sweepOrphans = () =>
+    void track(
+      sweepOrphanFiles(ctx, options.orphanFileAgeSeconds ?? 3600).catch((err) =>
+        ctx.log.error({ err }, 'sweep of leftover files failed'),
+      ),
+    );
+  const orphans = setInterval(sweepOrphans, 24 * 3600_000);
   pumpAll();
   void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed'));
+  sweepOrphans();
 
   return {
     wake,
@@ -273,6 +285,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       stopped = true;
       clearInterval(timer);
       clearInterval(retention);
+      clearInterval(orphans);
       clearInterval(testImages);
       await Promise.allSettled([...inFlight]);
       await pool.closeAll();
