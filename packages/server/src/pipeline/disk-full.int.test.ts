@@ -12,6 +12,7 @@ import {
 } from '../../test/support/destinations.ts';
 import { makeProjectWithServer, makeTeam } from '../../test/support/factories.ts';
 import { readImage } from '../../test/support/metadata.ts';
+import { storeScript } from '../../test/support/scripts.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 
 // Issue 29 item 4: a full disk at the moment of stamping sent the picture without its metadata
@@ -118,4 +119,41 @@ test('a picture whose stamp finds the disk full waits, and is delivered stamped 
     .where('project_id', '=', projectId)
     .executeTakeFirstOrThrow();
   assert.doesNotMatch(JSON.stringify(detail.processing_detail), /error/);
+});
+
+test('a script whose metadata change finds the disk full: the upload waits (no script error), then goes out changed', {
+  skip: canMount ? false : 'needs root to mount a small tmpfs',
+}, async () => {
+  const team = await makeTeam(server);
+  const { projectId, account } = await makeProjectWithServer(server, team, 'Disk full script', {
+    port: destination.port,
+    path: 'script',
+    ...destinationUser,
+  });
+  const written = 'Written by a script after the disk had room';
+  await storeScript(
+    team.owner.client,
+    team,
+    { dbprojectid: projectId },
+    `meta.set('headline', '${written}')`,
+  );
+  const picture = readImage('exiftool-XMP.jpg');
+  fillLeaving(picture.length);
+  await ftpUpload(server.running.ingest?.ftpPort, account, 'IMG_0002.JPG', picture);
+  const db = server.running.ctx.db;
+  const jobState = async () =>
+    (await db.selectFrom('jobs').select(['state']).where('project_id', '=', projectId).executeTakeFirst())
+      ?.state;
+  for (let i = 0; i < 25; i++) {
+    await sleep(200);
+    assert.deepEqual(destination.files('script'), [], 'nothing is sent while the disk is full');
+    assert.equal(await jobState(), 'scheduled', 'the job waits: no script error, no delivery');
+  }
+  fs.rmSync(filler);
+  let delivered: Buffer | null = null;
+  for (let i = 0; i < 300 && !delivered; i++) {
+    delivered = destination.read('script/IMG_0002.JPG');
+    if (!delivered) await sleep(100);
+  }
+  assert.ok(delivered?.includes(Buffer.from(written)), "delivered with the script's change");
 });
