@@ -65,6 +65,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // Forwarded headers count only from the proxies named in TRUST_PROXY: anyone can send them.
     trustProxy: ctx.config.TRUST_PROXY.length ? ctx.config.TRUST_PROXY : false,
     bodyLimit: 2 * 1024 * 1024,
+    // A request (headers and body) that takes longer is cut off with 408 (issue 29): a slow
+    // client must not hold a connection for minutes. Node checks every tenth of the limit.
+    requestTimeout: ctx.config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+    http: {
+      headersTimeout:
+        Math.min(ctx.config.HTTP_HEADERS_TIMEOUT_SECONDS, ctx.config.HTTP_REQUEST_TIMEOUT_SECONDS) * 1000,
+      connectionsCheckingInterval: Math.min(30_000, ctx.config.HTTP_REQUEST_TIMEOUT_SECONDS * 100),
+    },
     ...frameworkErrorAnswers(securityHeaders(ctx.config.publicUrl)),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

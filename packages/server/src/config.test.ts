@@ -22,6 +22,11 @@ test('defaults match the README table', () => {
   assert.equal(c.PASV_MAX_PER_ACCOUNT, 8);
   assert.equal(c.PASV_MAX_PER_ADDRESS, 16);
   assert.equal(c.INGEST_MAX_CONNECTIONS_PER_ADDRESS, 100);
+  assert.equal(c.HTTP_REQUEST_TIMEOUT_SECONDS, 120);
+  assert.equal(c.HTTP_HEADERS_TIMEOUT_SECONDS, 30);
+  assert.equal(c.SFTP_UPLOAD_STALL_SECONDS, 60);
+  assert.equal(c.STORAGE_FULL_RETRY_SECONDS, 30);
+  assert.equal(c.ORPHAN_FILE_AGE_SECONDS, 3600);
 });
 
 test('a wrong value names the setting in one line', () => {

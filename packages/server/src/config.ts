@@ -83,6 +83,11 @@ const schema = z.object({
   TEAM_STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(512),
   SCRIPT_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(10_000).default(200),
   SCRIPT_MEMORY_LIMIT_MB: z.coerce.number().int().min(4).max(512).default(32),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  SFTP_UPLOAD_STALL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  ORPHAN_FILE_AGE_SECONDS: z.coerce.number().int().min(1).default(3600),
+  STORAGE_FULL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   STAMP_TIME_LIMIT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
   // Issue 25: thumbnails decode in their own process, killed past these (adapters/pictures).
   PICTURE_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),

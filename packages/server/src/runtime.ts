@@ -112,6 +112,8 @@ export async function startPhotoRelay(
       concurrency: config.WORKER_CONCURRENCY,
       leaseSeconds: config.JOB_LEASE_SECONDS,
       retentionDays: config.RETENTION_DAYS,
+      storageFullRetrySeconds: config.STORAGE_FULL_RETRY_SECONDS,
+      orphanFileAgeSeconds: config.ORPHAN_FILE_AGE_SECONDS,
       pollMs: options.pollMs,
     });
     wake.pipeline = pipeline.wake;

@@ -34,6 +34,8 @@ interface FileHandle {
   /** WRITE replies held back until the backend reads again (flow control). */
   held: number[];
   failed?: string;
+  /** Fires when no data came for `stallMs` (issue 29): the upload is discarded, like FTP's 426. */
+  stall?: NodeJS.Timeout;
 }
 
 interface DirHandle {
@@ -54,6 +56,8 @@ export interface SftpRequestsContext {
   reorder: ReorderBudget;
   /** Open file and folder handles of the connection (all its SFTP channels). */
   handles: { open: number; max: number };
+  /** An upload that receives no data this long is discarded; a later CLOSE fails. */
+  stallMs: number;
 }
 
 function toAttrs(s: IngestStat): Attributes {
@@ -110,14 +114,16 @@ export class SftpRequests {
     sftp.on('close', () => this.abortAll('sftp channel closed'));
   }
 
+  /** Uploads still receiving (a discarded one does not keep the connection from its idle timeout). */
   hasOpenUploads(): boolean {
-    return [...this.handles.values()].some((h) => h.kind === 'file');
+    return [...this.handles.values()].some((h) => h.kind === 'file' && !h.failed);
   }
 
   /** Discards every unfinished upload (the client went away without CLOSE). */
   abortAll(reason: string): void {
     for (const [key, h] of this.handles) {
       if (h.kind === 'file') {
+        clearTimeout(h.stall);
         h.sink.abort(new Error(reason));
         this.dropPending(h);
         this.ctx.note('error', `upload ${h.path} aborted: ${reason}`);
@@ -202,6 +208,28 @@ export class SftpRequests {
       ),
     };
     this.sftp.handle(id, this.newHandle(handle));
+    this.watchStall(handle);
+  }
+
+  /**
+   * (Re)starts the upload's stall timer. An upload that stalls (a camera that lost its network
+   * mid-file, a client that hangs) was kept for minutes and a later CLOSE stored the partial
+   * file; now it is discarded once no data came for `stallMs`, never delivered in part. While
+   * WRITE replies are held back (the backend is the slow one) the upload is not stalled.
+   */
+  private watchStall(h: FileHandle): void {
+    clearTimeout(h.stall);
+    if (h.failed) return;
+    h.stall = setTimeout(() => {
+      if (h.failed) return;
+      if (h.held.length > 0) return this.watchStall(h);
+      const seconds = Math.round(this.ctx.stallMs / 1000);
+      h.failed = `Upload stalled (no data for ${seconds} s) and was discarded; please upload the file again`;
+      h.sink.abort(new Error(h.failed));
+      this.dropPending(h);
+      this.ctx.note('error', `upload ${h.path} discarded: no data for ${seconds} s`);
+    }, this.ctx.stallMs);
+    h.stall.unref();
   }
 
   private write(id: number, raw: Buffer, offset: number, data: Buffer): void {
@@ -219,6 +247,7 @@ export class SftpRequests {
       this.sftp.status(id, STATUS_CODE.OK);
       return;
     }
+    this.watchStall(h);
     try {
       if (offset > h.offset) {
         if (h.pending.has(offset)) throw new IngestUserError('Rewriting bytes is not supported');
@@ -262,6 +291,7 @@ export class SftpRequests {
   }
 
   private releaseHeld(h: FileHandle): void {
+    if (h.held.length > 0) this.watchStall(h);
     for (const held of h.held.splice(0)) {
       if (h.failed) this.sftp.status(held, STATUS_CODE.FAILURE, h.failed);
       else this.sftp.status(held, STATUS_CODE.OK);
@@ -277,6 +307,7 @@ export class SftpRequests {
       this.sftp.status(id, STATUS_CODE.OK);
       return;
     }
+    clearTimeout(h.stall);
     this.ctx.note('command', `CLOSE ${h.path}`);
     if (!h.failed && h.pending.size > 0) h.failed = 'Upload incomplete: missing bytes';
     this.dropPending(h);

@@ -28,6 +28,8 @@ export interface SftpIngestOptions {
   loginThrottle?: LoginThrottle;
   /** Connection without any SFTP request (and no open upload) this long is closed. Default 5 minutes. */
   idleTimeoutMs?: number;
+  /** An upload that receives no data this long is discarded (its CLOSE fails). Default 60 s. */
+  uploadStallMs?: number;
   /** Failed logins on one connection before it is closed. Default 3. */
   maxLoginFailuresPerConnection?: number;
   /** Connections from one address at once. Default 100. */
@@ -167,6 +169,7 @@ export async function startSftpIngest(options: SftpIngestOptions): Promise<SftpI
               touch,
               reorder,
               handles,
+              stallMs: options.uploadStallMs ?? 60_000,
             }),
           );
         });

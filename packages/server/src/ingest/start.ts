@@ -48,6 +48,7 @@ export async function startIngest(
     log: ctx.log,
     loginThrottle,
     maxConnectionsPerAddress: config.INGEST_MAX_CONNECTIONS_PER_ADDRESS,
+    uploadStallMs: config.SFTP_UPLOAD_STALL_SECONDS * 1000,
   }).catch(async (error: unknown) => {
     await ftp.close();
     throw error;

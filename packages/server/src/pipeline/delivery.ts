@@ -71,9 +71,19 @@ export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerI
         sourceUploadId: job.uploadId,
       });
       if (!recorded) throw new PermanentDeliveryError('The destination project was deleted');
-      const done = await markJobSucceeded(trx, job, workerId, Date.now() - started, {
-        project: job.destProjectId,
-      });
+      const done = await markJobSucceeded(
+        trx,
+        job,
+        workerId,
+        Date.now() - started,
+        { project: job.destProjectId },
+        {
+          startedAt: new Date(started),
+          durationMs: Date.now() - started,
+          bytes: job.processedSize,
+          error: null,
+        },
+      );
       if (!done) throw new Error('lease lost');
     });
   } catch (error) {

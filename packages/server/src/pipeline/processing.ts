@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { isStorageFull, StorageFullError } from './storage-full.ts';
 
 export interface UploadToProcess {
   id: number;
@@ -42,6 +43,7 @@ export class ProcessingStopped extends Error {
  * The one processing hook, run once per upload before any delivery: the metadata engine and
  * the script runner plug in here. A step returns a new blob or `null` to pass the file on
  * unchanged; a failure keeps the original and is reported in the detail, so nothing is lost.
+ * A step that fails for lack of disk space rejects with StorageFullError: the upload waits.
  * The steps are a list runtime.ts hands to the worker (and to the test image command), in order.
  */
 export interface ProcessingStep {
@@ -71,9 +73,11 @@ export async function processUpload(
         current = { ...next, detail: { ...current.detail, ...next.detail } };
       }
     } catch (error) {
-      if (error instanceof ProcessingStopped) {
+      if (error instanceof ProcessingStopped || isStorageFull(error)) {
         if (current.blobKey !== upload.blobKey) await ctx.blobs.remove(current.blobKey);
-        throw error;
+        if (error instanceof ProcessingStopped) throw error;
+        // A full disk is no reason to send the file as it came: it waits for space (issue 29).
+        throw new StorageFullError(step.name, error);
       }
       ctx.log.warn(
         { err: error, upload: upload.id, step: step.name },

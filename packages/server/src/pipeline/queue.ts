@@ -240,9 +240,23 @@ export const extendLease = (db: Db, jobId: number, workerId: string, leaseSecond
   sql`update jobs set locked_until = now() + make_interval(secs => ${leaseSeconds})
       where id = ${jobId} and state = 'running' and locked_by = ${workerId}`.execute(db);
 
+/** One try of a job, for its history (issue 15). */
+export interface TryRow {
+  startedAt: Date;
+  durationMs: number;
+  bytes: number | null;
+  error: string | null;
+}
+
+/** A try as job_tries stores it, inserted by the statement that also changes the job. */
+const insertTry = (jobId: number, row: TryRow) => sql`
+  insert into job_tries (job_id, started_at, duration_ms, bytes, error)
+  values (${jobId}, ${row.startedAt}, ${row.durationMs}, ${row.bytes}, ${row.error === null ? null : row.error.slice(0, 2000)})`;
+
 /**
- * Finishes a job this worker holds and counts the file as sent by its project, in one
- * statement. False when the lease was lost (another worker has the job now).
+ * Finishes a job this worker holds, counts the file as sent by its project and notes the try,
+ * in one statement: a crash cannot leave a job "succeeded" without its try (issue 29). False when
+ * the lease was lost (another worker has the job now); the try is noted all the same.
  */
 export async function markJobSucceeded(
   db: Db,
@@ -250,6 +264,7 @@ export async function markJobSucceeded(
   workerId: string,
   durationMs: number,
   detail: unknown,
+  tryRow: TryRow,
 ): Promise<boolean> {
   const result = await sql<{ id: number }>`
     with done as (
@@ -260,49 +275,32 @@ export async function markJobSucceeded(
     ), counted as (
       update projects set fileoutcount = fileoutcount + 1, bytessent = bytessent + ${job.processedSize}
       where id = ${job.projectId} and exists (select 1 from done)
-    )
+    ), tried as (${insertTry(job.id, tryRow)})
     select id from done
   `.execute(db);
   return result.rows.length > 0;
 }
 
+/** A failed try: the job waits for its next one (or fails for good), and the try is noted, in one statement. */
 export const markJobFailedTry = (
   db: Db,
   jobId: number,
   workerId: string,
   change: { state: 'scheduled' | 'failed'; trynumber: number; errortext: string; retryInSeconds: number },
+  tryRow: TryRow,
 ) =>
-  db
-    .updateTable('jobs')
-    .set({
-      state: change.state,
-      trynumber: change.trynumber,
-      errortext: change.errortext,
-      scheduletime: sql<Date>`now() + make_interval(secs => ${change.retryInSeconds})`,
-      finished_at: change.state === 'failed' ? new Date() : null,
-      locked_until: null,
-    })
-    .where('id', '=', jobId)
-    .where('locked_by', '=', workerId)
-    .where('state', '=', 'running')
-    .executeTakeFirst();
+  sql`
+    with failed as (
+      update jobs set state = ${change.state}, trynumber = ${change.trynumber}, errortext = ${change.errortext},
+        scheduletime = now() + make_interval(secs => ${change.retryInSeconds}),
+        finished_at = ${change.state === 'failed' ? sql`now()` : null}, locked_until = null
+      where id = ${jobId} and locked_by = ${workerId} and state = 'running'
+    ), tried as (${insertTry(jobId, tryRow)})
+    select 1
+  `.execute(db);
 
-/** Notes one try of a job in its history (issue 15), whatever became of the job. */
-export const recordTry = (
-  db: Db,
-  jobId: number,
-  row: { startedAt: Date; durationMs: number; bytes: number | null; error: string | null },
-) =>
-  db
-    .insertInto('job_tries')
-    .values({
-      job_id: jobId,
-      started_at: row.startedAt,
-      duration_ms: row.durationMs,
-      bytes: row.bytes,
-      error: row.error === null ? null : row.error.slice(0, 2000),
-    })
-    .execute();
+/** Notes a try that changes nothing else (the first of two when a connection broke under it). */
+export const recordTry = (db: Db, jobId: number, row: TryRow) => insertTry(jobId, row).execute(db);
 
 /**
  * "Retry now": a failed or waiting job goes again at once; a 'held' one (a picture that could not

@@ -7,9 +7,11 @@ import { purgeExpiredTestImages } from '../modules/metadata/test-image.ts';
 import { settleUpload } from '../modules/scripts/settle.ts';
 import { deliverToProject, deliverToServer, PermanentDeliveryError } from './delivery.ts';
 import { notifyJobGaveUp } from './failure-notice.ts';
+import { sweepOrphanFiles } from './orphan-sweep.ts';
 import { type ProcessingStep, ProcessingStopped, processUpload } from './processing.ts';
 import * as q from './queue.ts';
 import { purgeExpiredUploads } from './retention.ts';
+import { postponeUpload, StorageFullError } from './storage-full.ts';
 
 /** About 15 s, 1 min, 5 min, 15 min, then hourly; a job fails for good after 10 tries. */
 export const retryDelaysSeconds = [15, 60, 300, 900];
@@ -26,6 +28,10 @@ export interface WorkerOptions {
   processConcurrency?: number;
   leaseSeconds: number;
   retentionDays: number;
+  /** Files no row refers to are removed (at start, then daily) once this old (default an hour). */
+  orphanFileAgeSeconds?: number;
+  /** How long an upload waits when a step found the disk full, before it is processed again (default 30). */
+  storageFullRetrySeconds?: number;
   /** How often it looks for work without a wake-up (retries that became due, leases that ran out). */
   pollMs?: number;
   /** How often expired test images are removed (default a minute). */
@@ -39,6 +45,7 @@ export interface WorkerOptions {
  */
 export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
   const workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const storageFullRetrySeconds = options.storageFullRetrySeconds ?? 30;
   const pool = new DestinationPool();
   let stopped = false;
   const inFlight = new Set<Promise<unknown>>();
@@ -76,10 +83,19 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     );
     const result = await processUpload(ctx, options.steps, upload)
       .catch((error: unknown) => {
-        if (error instanceof ProcessingStopped) return error;
+        if (error instanceof ProcessingStopped || error instanceof StorageFullError) return error;
         throw error;
       })
       .finally(() => clearInterval(heartbeat));
+    if (result instanceof StorageFullError) {
+      // Nothing goes out unstamped because the disk is full: processed again once its lease ends.
+      ctx.log.warn(
+        { upload: upload.id, step: result.step, err: result.cause, retryInSeconds: storageFullRetrySeconds },
+        'no space left on the data folder: the upload waits',
+      );
+      await postponeUpload(ctx.db, upload.id, storageFullRetrySeconds);
+      return true;
+    }
     await settleUpload(ctx.db, upload.id, result);
     // The upload's jobs may run now; counted as a wake-up, so that a job claim that started
     // before they existed (and found nothing) cannot clear the flag after this.
@@ -108,7 +124,6 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     try {
       if (job.destProjectId !== null) {
         await deliverToProject(ctx, job, workerId, started);
-        await noteTry(job, tryStarted, job.processedSize, null);
       } else {
         let sent: Awaited<ReturnType<typeof deliverToServer>>;
         try {
@@ -116,24 +131,34 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
         } catch (error) {
           if (!isTransientConnectionError(error)) throw error;
           // The connection broke under the transfer: once more at once, on a new connection.
-          await noteTry(job, tryStarted, null, error);
+          await noteTry(job, tryStarted, error);
           tryStarted = Date.now();
           sent = await deliverToServer(ctx, pool, job, { fresh: true });
         }
-        await q.markJobSucceeded(ctx.db, job, workerId, Date.now() - started, sent);
-        await noteTry(job, tryStarted, sent.bytes, null);
+        await q.markJobSucceeded(ctx.db, job, workerId, Date.now() - started, sent, {
+          startedAt: new Date(tryStarted),
+          durationMs: Date.now() - tryStarted,
+          bytes: sent.bytes,
+          error: null,
+        });
       }
     } catch (error) {
-      await noteTry(job, tryStarted, null, error);
       const message = error instanceof Error ? error.message : String(error);
+      logFailedTry(job, message);
       const tryNumber = job.tryNumber + 1;
       const gaveUp = error instanceof PermanentDeliveryError || tryNumber >= maxTries;
-      await q.markJobFailedTry(ctx.db, job.id, workerId, {
-        state: gaveUp ? 'failed' : 'scheduled',
-        trynumber: tryNumber,
-        errortext: message.slice(0, 2000),
-        retryInSeconds: gaveUp ? 0 : retryDelay(tryNumber),
-      });
+      await q.markJobFailedTry(
+        ctx.db,
+        job.id,
+        workerId,
+        {
+          state: gaveUp ? 'failed' : 'scheduled',
+          trynumber: tryNumber,
+          errortext: message.slice(0, 2000),
+          retryInSeconds: gaveUp ? 0 : retryDelay(tryNumber),
+        },
+        { startedAt: new Date(tryStarted), durationMs: Date.now() - tryStarted, bytes: null, error: message },
+      );
       // A destination that is gone gets no mail: whoever removed it knows (its jobs say why).
       if (gaveUp && !(error instanceof PermanentDeliveryError)) await notifyJobGaveUp(ctx, job, message);
     } finally {
@@ -146,24 +171,27 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     return true;
   }
 
-  /** A try into the job's history (a failed one is logged too); never throws. */
-  async function noteTry(job: q.ClaimedJob, startedAt: number, bytes: number | null, error: unknown) {
-    const message = error === null ? null : error instanceof Error ? error.message : String(error);
-    if (message !== null)
-      ctx.log.warn(
-        {
-          job: job.id,
-          upload: job.uploadId,
-          destination: job.ftpServerName ?? job.destProjectName,
-          error: message,
-        },
-        'delivery try failed',
-      );
+  function logFailedTry(job: q.ClaimedJob, message: string) {
+    ctx.log.warn(
+      {
+        job: job.id,
+        upload: job.uploadId,
+        destination: job.ftpServerName ?? job.destProjectName,
+        error: message,
+      },
+      'delivery try failed',
+    );
+  }
+
+  /** A failed try that changes nothing else into the job's history (it is logged too); never throws. */
+  async function noteTry(job: q.ClaimedJob, startedAt: number, error: unknown) {
+    const message = error instanceof Error ? error.message : String(error);
+    logFailedTry(job, message);
     await q
       .recordTry(ctx.db, job.id, {
         startedAt: new Date(startedAt),
         durationMs: Date.now() - startedAt,
-        bytes,
+        bytes: null,
         error: message,
       })
       .catch((err) => ctx.log.error({ err, job: job.id }, 'could not note a try'));
@@ -238,8 +266,17 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       ),
     options.testImagePurgeMs ?? testImagePurgeMs,
   );
+  // What a crash left on disk: at start, then daily.
+  const sweepOrphans = () =>
+    void track(
+      sweepOrphanFiles(ctx, options.orphanFileAgeSeconds ?? 3600).catch((err) =>
+        ctx.log.error({ err }, 'sweep of leftover files failed'),
+      ),
+    );
+  const orphans = setInterval(sweepOrphans, 24 * 3600_000);
   pumpAll();
   void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed'));
+  sweepOrphans();
 
   return {
     wake,
@@ -248,6 +285,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       stopped = true;
       clearInterval(timer);
       clearInterval(retention);
+      clearInterval(orphans);
       clearInterval(testImages);
       await Promise.allSettled([...inFlight]);
       await pool.closeAll();

@@ -137,3 +137,32 @@ test('a new store removes temp files a stopped process left a day ago, and keeps
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('listKeys: blobs and spliced blobs (also a half-made one) written before a time; removeTemp by age', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-blobs-list-'));
+  try {
+    const s = createLocalBlobStore(dir);
+    const whole = await s.write(Readable.from([Buffer.from('a whole file')]));
+    const spliced = await s.withLocalFile(whole.key, (file) =>
+      s.writeSpliced(Buffer.from('head'), { file, start: 2 }),
+    );
+    // A crash between linking the data and renaming the head: only `<key>.data` is there.
+    const halfMade = `${whole.key.slice(0, 11)}${crypto.randomUUID()}.2`;
+    fs.linkSync(path.join(dir, whole.key), path.join(dir, `${halfMade}.data`));
+    fs.writeFileSync(path.join(dir, 'tmp', 'left'), 'x');
+    const list = async (before: Date) => {
+      const keys: string[] = [];
+      for await (const key of s.listKeys(before)) keys.push(key);
+      return keys.sort();
+    };
+    assert.deepEqual(await list(new Date(Date.now() - 60_000)), [], 'nothing is older than a minute');
+    assert.deepEqual(await list(new Date(Date.now() + 1000)), [whole.key, spliced.key, halfMade].sort());
+    assert.equal(await s.removeTemp(new Date(Date.now() - 60_000)), 0);
+    assert.equal(await s.removeTemp(new Date(Date.now() + 1000)), 1);
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'tmp')), []);
+    await s.remove(halfMade);
+    assert.deepEqual(await list(new Date(Date.now() + 1000)), [whole.key, spliced.key].sort());
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

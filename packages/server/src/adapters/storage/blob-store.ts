@@ -40,6 +40,14 @@ export interface BlobStore {
   duplicate(key: string): Promise<string>;
   remove(key: string): Promise<void>;
   size(key: string): Promise<number>;
+  /**
+   * Keys of the blobs whose files were all last written (or linked) before `before`, and pieces
+   * of a blob a crash left half-made (a spliced blob's data without its head): what the sweep of
+   * crash leftovers checks against the database (orphan-sweep.ts).
+   */
+  listKeys(before: Date): AsyncIterable<string>;
+  /** Removes temp files last written before `before` (a write a stopped process left); resolves with their count. */
+  removeTemp(before: Date): Promise<number>;
 }
 
 /** The SHA-256 (hex) of a blob, read once. */
@@ -194,7 +202,49 @@ export function createLocalBlobStore(root: string): BlobStore {
     async size(key) {
       return (await partsOf(key)).reduce((sum, part) => sum + part.end - part.start, 0);
     },
+    async *listKeys(before) {
+      const cutoff = before.getTime();
+      for (const dayDir of await dayFolders(root)) {
+        // A key's newest change among its files: a spliced blob's data link is old content
+        // (the received file), its ctime tells when it was linked.
+        const newest = new Map<string, number>();
+        for (const name of await fsp.readdir(path.join(root, dayDir)).catch(() => [] as string[])) {
+          const match = /^([0-9a-f-]{36}(?:\.\d{1,15})?)(?:\.head|\.data)?$/.exec(name);
+          if (!match?.[1] || (name.endsWith('.head') || name.endsWith('.data')) !== match[1].includes('.'))
+            continue;
+          const stat = await fsp.lstat(path.join(root, dayDir, name)).catch(() => undefined);
+          if (!stat?.isFile()) continue;
+          const key = `${dayDir}/${match[1]}`;
+          newest.set(key, Math.max(newest.get(key) ?? 0, stat.mtimeMs, stat.ctimeMs));
+        }
+        for (const [key, changed] of newest) if (changed < cutoff) yield key;
+      }
+    },
+    async removeTemp(before) {
+      let removed = 0;
+      for (const name of await fsp.readdir(tmpDir)) {
+        const file = path.join(tmpDir, name);
+        const stat = await fsp.lstat(file).catch(() => undefined);
+        if (!stat || Math.max(stat.mtimeMs, stat.ctimeMs) >= before.getTime()) continue;
+        await fsp.rm(file, { force: true, recursive: true });
+        removed++;
+      }
+      return removed;
+    },
   };
+}
+
+/** The `YYYY/MM/DD` folders under the root (where keys live), oldest first. */
+async function dayFolders(root: string): Promise<string[]> {
+  const below = async (dir: string, pattern: RegExp) =>
+    (await fsp.readdir(path.join(root, dir), { withFileTypes: true }).catch(() => []))
+      .filter((entry) => entry.isDirectory() && pattern.test(entry.name))
+      .map((entry) => (dir === '' ? entry.name : `${dir}/${entry.name}`))
+      .sort();
+  const days: string[] = [];
+  for (const year of await below('', /^\d{4}$/))
+    for (const month of await below(year, /^\d{2}$/)) days.push(...(await below(month, /^\d{2}$/)));
+  return days;
 }
 
 /** A temp file this old was left by a process that stopped mid-write (a crash, a kill). */

@@ -23,6 +23,7 @@ import {
   ProcessingStopped,
   type UploadToProcess,
 } from '../../pipeline/processing.ts';
+import { isStorageFull } from '../../pipeline/storage-full.ts';
 import { readFirstBytes, stampBlob } from '../metadata/stamping.ts';
 import * as q from './queries.ts';
 
@@ -228,6 +229,8 @@ export async function runScripts(
       const stamped = await stampBlob(ctx, current.blobKey, template, {});
       file = { blobKey: stamped.blobKey, size: stamped.size, sha256: stamped.sha256 };
     } catch (error) {
+      // A full disk is not the script's fault: the upload waits for space (processing.ts).
+      if (isStorageFull(error)) throw error;
       throw new ProcessingStopped(
         `Script error: the changed metadata could not be written: ${(error as Error).message}`,
         {
