@@ -23,6 +23,7 @@ import {
   SOI,
   SOS,
 } from './jpeg-segments.ts';
+import { isMpfSegment, shiftMpfOffsets } from './mpf.ts';
 
 export { EoiScanner } from './eoi-scanner.ts';
 export {
@@ -47,15 +48,20 @@ export type MetadataBuilder = (
   meta: JpegMetadata,
 ) => Buffer[] | BuiltMetadata | Promise<Buffer[] | BuiltMetadata>;
 
-/**
- * Copies a JPEG from source to sink, replacing its XMP and Photoshop APP13 segments by the
- * segments build() returns. New segments go before the first non-APPn segment (DQT, SOF, ...),
- * so SOI, JFIF and Exif keep their places; tables are held back until SOS (bounded) in case
- * metadata follows them. From the first Exif segment on, segments are held too, so that build()
- * can replace the Exif payload in its place.
- */
 /** ExifTool stamps such files too; every byte that was there is kept. */
 export const noEoiWarning = 'the JPEG has no EOI marker (cut short?); stamped with all its bytes kept';
+const mpfLeftWarning = (limit: number): string =>
+  `the MPF index was kept as it was although more than ${limit} bytes of segments follow it; its images' offsets may be wrong`;
+
+/**
+ * Copies a JPEG from source to sink, replacing its XMP and Photoshop APP13 segments by the
+ * segments build() returns. New segments go before the APP2 MPF segment when there is one (so
+ * the offsets of its images, which count from it, move only by what changes after it: those
+ * are shifted), else before the first non-APPn segment (DQT, SOF, ...), so SOI, JFIF and Exif
+ * keep their places; tables are held back until SOS (bounded) in case metadata follows them.
+ * From the first Exif or MPF segment on, segments are held too, so that build() can replace the
+ * Exif payload in its place and the MPF offsets can follow.
+ */
 
 export async function rewriteJpeg(
   source: AsyncIterable<unknown> | Iterable<unknown>,
@@ -72,23 +78,38 @@ export async function rewriteJpeg(
     const collector = new MetadataCollector(limits);
     let held: Buffer[] = [];
     let heldBytes = 0;
-    // Where the held Exif segment is, and where the held tables start (new segments go there).
+    // Where the held Exif and MPF segments are, and where the held tables start (new segments
+    // go there, or before MPF); where the MPF segment ends in the input.
     let exifAt: number | undefined;
+    let mpfAt: number | undefined;
+    let mpfEnd = 0;
     let tablesAt: number | undefined;
     let phase = 'app' as 'app' | 'tables' | 'emitted';
     let exifWritten = false;
-    const emit = async (): Promise<'emitted'> => {
+    let mpfWritten = false;
+    /** Writes the held segments and the new metadata; `inputEnd`: where the held bytes end in the input. */
+    const emit = async (inputEnd: number): Promise<'emitted'> => {
       const built = await build(collector.finish());
       const { segments, exif } = Array.isArray(built) ? { segments: built, exif: undefined } : built;
       if (exif && exifWritten)
         collector.meta.warnings.push(
           `EXIF ImageDescription, Artist and Copyright left unchanged: more than ${limits.maxHeldBytes} bytes of segments follow the Exif block`,
         );
-      const appEnd = tablesAt ?? held.length;
-      for (const [i, segment] of held.slice(0, appEnd).entries())
-        await sink.write(i === exifAt && exif ? encodeSegment(APP1, exif) : segment);
-      for (const segment of segments) await sink.write(segment);
-      for (const segment of held.slice(appEnd)) await sink.write(segment);
+      if (mpfWritten) collector.meta.warnings.push(mpfLeftWarning(limits.maxHeldBytes));
+      const out = held.map((segment, i) => (i === exifAt && exif ? encodeSegment(APP1, exif) : segment));
+      const insertAt = mpfAt ?? tablesAt ?? held.length;
+      out.splice(insertAt, 0, ...segments);
+      if (mpfAt !== undefined) {
+        const at = mpfAt + segments.length;
+        let written = 0;
+        for (const segment of out.slice(at + 1)) written += segment.length;
+        const delta = written - (inputEnd - mpfEnd);
+        const mpf = out[at];
+        const shifted =
+          mpf && delta !== 0 ? shiftMpfOffsets(mpf.subarray(4), delta, collector.meta.warnings) : undefined;
+        if (shifted) out[at] = encodeSegment(mpf?.[1] ?? 0, shifted);
+      }
+      for (const segment of out) await sink.write(segment);
       held = [];
       return 'emitted';
     };
@@ -104,10 +125,12 @@ export async function rewriteJpeg(
         held = [];
         heldBytes = 0;
         exifWritten = exifAt !== undefined;
+        mpfWritten = mpfAt !== undefined;
         exifAt = undefined;
+        mpfAt = undefined;
         return current;
       }
-      return emit();
+      return emit(reader.position);
     };
     /** Writes or holds a segment (or skipped bytes, marker undefined) in file order. */
     const place = async (encoded: Buffer, marker: number | undefined): Promise<void> => {
@@ -119,7 +142,7 @@ export async function rewriteJpeg(
         phase = 'tables';
         tablesAt = held.length;
       }
-      if (phase === 'app' && exifAt === undefined) await sink.write(encoded);
+      if (phase === 'app' && exifAt === undefined && mpfAt === undefined) await sink.write(encoded);
       else phase = await hold(encoded, phase);
     };
     for (;;) {
@@ -144,6 +167,7 @@ export async function rewriteJpeg(
           collector.meta.warnings.push(
             `a metadata segment after ${limits.maxHeldBytes} bytes of tables was dropped`,
           );
+          if (mpfEnd > 0) collector.meta.warnings.push(mpfLeftWarning(limits.maxHeldBytes));
           continue;
         }
         await sink.write(encoded);
@@ -152,9 +176,14 @@ export async function rewriteJpeg(
       const firstExif = kind === 'exif' && collector.meta.exif === undefined;
       if (collector.take(kind, segment.payload)) continue;
       if (phase === 'app' && firstExif && isAppOrComment(marker)) exifAt = held.length;
+      if (phase === 'app' && mpfEnd === 0 && isMpfSegment(marker, segment.payload)) {
+        mpfAt = held.length;
+        mpfEnd = reader.position;
+      }
       await place(encoded, marker);
     }
-    if (phase !== 'emitted') await emit();
+    // The SOS marker was just read: the held bytes end before it.
+    if (phase !== 'emitted') await emit(reader.position - 2);
     const sos = await readSegment(reader, SOS);
     await sink.write(encodeSegment(SOS, sos.payload));
     const scanner = new EoiScanner();

