@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { headSegments, readSample, sosOffset, stampBuffer } from '../test/support.ts';
+import { headSegments, readSample, sosOffset, stampBuffer, withSegments } from '../test/support.ts';
+import { type IimDataset, PHOTOSHOP_HEADER, serializeIim, serializePhotoshopResources } from './iim.ts';
 import { encodeSegment } from './jpeg.ts';
 import { MPF_HEADER } from './mpf.ts';
 import { stampJpegFile } from './stamp-file.ts';
@@ -142,6 +143,65 @@ describe('MPF images (camera previews, HDR gain maps) are kept', () => {
         assert.deepEqual(await validateWarnings(target), warningsBefore, `${name}: no new -validate warning`);
         assert.deepEqual(output.subarray(sosOffset(output)), input.subarray(sosOffset(input)), name);
       }
+    });
+  }
+});
+
+const dataset = (record: number, number: number, value: string): IimDataset => ({
+  record,
+  dataset: number,
+  data: Buffer.from(value, 'utf8'),
+});
+/** An APP13 with the datasets in one IIM resource of the given type. */
+const photoshopApp13 = (datasets: IimDataset[], signature = '8BIM'): Buffer =>
+  encodeSegment(
+    0xed,
+    Buffer.concat([
+      PHOTOSHOP_HEADER,
+      serializePhotoshopResources([
+        { signature, id: 0x0404, name: Buffer.alloc(0), data: serializeIim(datasets) },
+      ]),
+    ]),
+  );
+
+/** Stamps `input`, writes both files, returns ExifTool's tags of the stamped one. */
+async function stampAndRead(
+  name: string,
+  input: Buffer,
+): Promise<{ tags: Tags; before: Tags; output: Buffer }> {
+  const { output } = await stampBuffer(input, template);
+  const [source, target] = [path.join(workDir, `${name}-in.jpg`), path.join(workDir, `${name}-out.jpg`)];
+  writeFileSync(source, input);
+  writeFileSync(target, output);
+  const tags = await exiftool(target);
+  assert.equal(tags['XMP-photoshop:Headline'], 'Neue Schlagzeile', `${name}: XMP headline`);
+  assert.equal(tags['IPTC:Headline'], 'Neue Schlagzeile', `${name}: IIM headline`);
+  return { tags, before: await exiftool(source), output };
+}
+
+describe('IIM another writer wrote', () => {
+  it("keeps datasets the template does not set byte for byte, in their writer's form", async () => {
+    const genre = dataset(2, 4, 'A Genre (ref2019.1)');
+    const subject = dataset(2, 12, 'Value 1');
+    const input = withSegments([
+      photoshopApp13([genre, subject, dataset(2, 105, 'Alt'), dataset(2, 90, 'Bonn')]),
+    ]);
+    const { tags, before, output } = await stampAndRead('iim-forms', input);
+    for (const key of ['IPTC:ObjectAttributeReference', 'IPTC:SubjectReference', 'IPTC:City'])
+      assert.equal(tags[key], before[key], key);
+    assert.equal(tags['IPTC:ObjectAttributeReference'], 'A Genre (ref2019.1)');
+    assert.equal(tags['IPTC:SubjectReference'], 'Value 1');
+    assert.ok(output.includes(serializeIim([genre, subject])), 'the two datasets as they were');
+  });
+
+  for (const signature of ['MeSa', 'PHUT']) {
+    it(`writes IIM ExifTool reads when the old IIM resource is of type ${signature}`, async () => {
+      const input = withSegments([
+        photoshopApp13([dataset(2, 105, 'Alt'), dataset(2, 90, 'Bonn')], signature),
+      ]);
+      const { tags } = await stampAndRead(`iim-${signature}`, input);
+      assert.equal(tags['IPTC:City'], 'Bonn', 'the old IIM value kept, where ExifTool reads it');
+      assert.equal(tags['IPTC:Credit'], 'Agentur Nord');
     });
   }
 });
