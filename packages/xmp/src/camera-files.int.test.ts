@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { headSegments, readSample, sosOffset, stampBuffer, withSegments } from '../test/support.ts';
 import { type IimDataset, PHOTOSHOP_HEADER, serializeIim, serializePhotoshopResources } from './iim.ts';
-import { encodeSegment } from './jpeg.ts';
+import { encodeSegment, XMP_HEADER } from './jpeg.ts';
 import { MPF_HEADER } from './mpf.ts';
 import { stampJpegFile } from './stamp-file.ts';
 import { stampJpegHead } from './stamp-head.ts';
@@ -168,15 +168,15 @@ const photoshopApp13 = (datasets: IimDataset[], signature = '8BIM'): Buffer =>
 async function stampAndRead(
   name: string,
   input: Buffer,
-): Promise<{ tags: Tags; before: Tags; output: Buffer }> {
-  const { output } = await stampBuffer(input, template);
+): Promise<{ tags: Tags; before: Tags; output: Buffer; warnings: string[] }> {
+  const { output, warnings } = await stampBuffer(input, template);
   const [source, target] = [path.join(workDir, `${name}-in.jpg`), path.join(workDir, `${name}-out.jpg`)];
   writeFileSync(source, input);
   writeFileSync(target, output);
   const tags = await exiftool(target);
   assert.equal(tags['XMP-photoshop:Headline'], 'Neue Schlagzeile', `${name}: XMP headline`);
   assert.equal(tags['IPTC:Headline'], 'Neue Schlagzeile', `${name}: IIM headline`);
-  return { tags, before: await exiftool(source), output };
+  return { tags, before: await exiftool(source), output, warnings };
 }
 
 describe('IIM another writer wrote', () => {
@@ -204,4 +204,48 @@ describe('IIM another writer wrote', () => {
       assert.equal(tags['IPTC:Credit'], 'Agentur Nord');
     });
   }
+});
+
+const xmpApp1 = (namespaces: string, inner: string, trailer = '<?xpacket end="w"?>'): Buffer =>
+  encodeSegment(
+    0xe1,
+    Buffer.concat([
+      XMP_HEADER,
+      Buffer.from(
+        `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" ${namespaces}>${inner}</rdf:Description></rdf:RDF></x:xmpmeta>\n${trailer}`,
+      ),
+    ]),
+  );
+
+describe('XMP packets that are not well-formed are read as ExifTool reads them', () => {
+  it('a packet whose trailer lacks ?> keeps every property', async () => {
+    const input = withSegments([
+      xmpApp1(
+        'xmlns:trap="http://ns.example.org/cameratrap/1.0/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"',
+        '<trap:Species>Vulpes vulpes</trap:Species><trap:Station>Station 12</trap:Station><xmp:CreateDate>2024-05-03T04:12:00</xmp:CreateDate><photoshop:City>Eberswalde</photoshop:City>',
+        '<?xpacket end="w"',
+      ),
+    ]);
+    const { tags, before, warnings } = await stampAndRead('xmp-trailer', input);
+    assert.equal(before['XMP-trap:Species'], 'Vulpes vulpes', 'ExifTool reads the original');
+    for (const key of ['XMP-trap:Species', 'XMP-trap:Station', 'XMP-xmp:CreateDate', 'XMP-photoshop:City'])
+      assert.equal(tags[key], before[key], key);
+    assert.ok(
+      warnings.some((w) => /not well-formed XML/.test(w)),
+      warnings.join(),
+    );
+  });
+
+  it("an element name with a '/' costs that element's name only, not the other properties", async () => {
+    const input = withSegments([
+      xmpApp1(
+        'xmlns:exif="http://ns.adobe.com/exif/1.0/"',
+        '<exif:FNumber>28/10</exif:FNumber><exif:Lens/Info>Nikkor</exif:Lens/Info><exif:ISOSpeed>200</exif:ISOSpeed><photoshop:City>Nantes</photoshop:City>',
+      ),
+    ]);
+    const { tags, before } = await stampAndRead('xmp-slash', input);
+    assert.equal(before['XMP-exif:FNumber'], 2.8, 'ExifTool reads the original');
+    for (const key of ['XMP-exif:FNumber', 'XMP-exif:Lens', 'XMP-exif:ISOSpeed', 'XMP-photoshop:City'])
+      assert.equal(tags[key], before[key], key);
+  });
 });
