@@ -249,3 +249,84 @@ describe('XMP packets that are not well-formed are read as ExifTool reads them',
       assert.equal(tags[key], before[key], key);
   });
 });
+
+/** Old IIM in a trailer: caption, credit, keywords. */
+const trailerIim = serializeIim([
+  dataset(2, 120, 'Alte Bildunterschrift'),
+  dataset(2, 110, 'Alte Agentur'),
+  dataset(2, 25, 'alt'),
+]);
+
+/** A FotoStation trailer: the IIM record and a second one, each with its footer. */
+function fotoStationTrailer(): Buffer {
+  const record = (tag: number, data: Buffer) => {
+    const footer = Buffer.alloc(10);
+    footer.writeUInt16BE(tag, 0);
+    footer.writeUInt32BE(data.length + 10, 2);
+    footer.writeUInt32BE(0xa1b2c3d4, 6);
+    return Buffer.concat([data, footer]);
+  };
+  const softEdit = Buffer.alloc(40);
+  softEdit.writeInt32BE(640, 0);
+  softEdit.writeInt32BE(480, 4);
+  return Buffer.concat([record(1, trailerIim), record(2, softEdit)]);
+}
+
+/** An AFCP trailer (big-endian) at file offset `at` with the IIM as its one entry. */
+function afcpTrailer(at: number): Buffer {
+  const header = Buffer.alloc(24);
+  header.write('AXS!', 0, 'latin1');
+  header.writeUInt16BE(1, 4);
+  header.writeUInt16BE(1, 6);
+  header.write('IPTC', 12, 'latin1');
+  header.writeUInt32BE(trailerIim.length, 16);
+  header.writeUInt32BE(at + 24, 20);
+  const end = Buffer.alloc(12);
+  end.write('AXS!', 0, 'latin1');
+  end.writeUInt32BE(at, 4);
+  return Buffer.concat([header, trailerIim, end]);
+}
+
+/** Every value ExifTool reads for a tag, from every place it finds it (`-a`). */
+async function allValues(file: string, tag: string): Promise<string[]> {
+  const { stdout } = await run('exiftool', ['-a', '-s3', '-charset', 'UTF8', `-${tag}`, file]);
+  return stdout.split('\n').filter((line) => line !== '');
+}
+
+describe('IIM copies in trailers follow the new IIM', () => {
+  const image = readSample('exiftool-IPTC.jpg');
+  const trailers = [
+    ['FotoStation', fotoStationTrailer()],
+    ['AFCP', afcpTrailer(image.length)],
+  ] as const;
+  for (const [kind, trailer] of trailers) {
+    it(`${kind}: the trailer's caption, credit and keywords are the new ones after stampJpegFile and stampJpegHead`, async () => {
+      const input = Buffer.concat([image, trailer]);
+      const source = path.join(workDir, `trailer-${kind}-in.jpg`);
+      writeFileSync(source, input);
+      assert.ok(
+        (await allValues(source, 'IPTC:Credit')).includes('Alte Agentur'),
+        'ExifTool reads the trailer of the fixture',
+      );
+      const target = path.join(workDir, `trailer-${kind}-file.jpg`);
+      await stampJpegFile(source, target, template, { timeLimitMs: 10_000 });
+      const credits = await allValues(target, 'IPTC:Credit');
+      assert.ok(credits.length >= 2, `the APP13 and the trailer: ${credits.join()}`);
+      assert.deepEqual([...new Set(credits)], ['Agentur Nord']);
+      for (const caption of await allValues(target, 'IPTC:Caption-Abstract'))
+        assert.match(caption, /\(Foto: Agentur Nord\)$/);
+      const warnings = await allValues(target, 'Warning');
+      assert.ok(!warnings.some((w) => /AFCP/.test(w)), warnings.join());
+      const head = await stampJpegHead(source, template);
+      assert.ok(head.tail, 'the head stamp returns the rewritten trailer');
+      const spliced = Buffer.concat([head.head, input.subarray(head.dataOffset, head.dataEnd), head.tail]);
+      assert.equal(spliced.length, head.size);
+      assert.deepEqual(readFileSync(target), spliced, 'the same bytes both ways');
+      assert.deepEqual(
+        spliced.subarray(sosOffset(spliced), sosOffset(spliced) + image.length - sosOffset(image)),
+        image.subarray(sosOffset(image)),
+        'image data',
+      );
+    });
+  }
+});

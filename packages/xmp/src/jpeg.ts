@@ -24,6 +24,7 @@ import {
   SOS,
 } from './jpeg-segments.ts';
 import { isMpfSegment, shiftMpfOffsets } from './mpf.ts';
+import type { Trailer } from './trailers.ts';
 
 export { EoiScanner } from './eoi-scanner.ts';
 export {
@@ -42,6 +43,8 @@ export {
 export interface BuiltMetadata {
   segments: Buffer[];
   exif?: Buffer;
+  /** The new IIM block, for the copies in a trailer. */
+  iim?: Buffer;
 }
 
 export type MetadataBuilder = (
@@ -70,11 +73,20 @@ export async function rewriteJpeg(
   limits: MetadataLimits = defaultLimits,
   /** The caller saw the file end in FF D9 (a file it can look at the end of): no scan needed. */
   endsWithEoi = false,
+  /** A trailer the caller found at the end of the file: rewritten with the new IIM (trailers.ts). */
+  trailer?: Trailer,
 ): Promise<JpegMetadata> {
   const reader = new ChunkReader(source);
   try {
     await readSoi(reader);
-    await sink.write(Buffer.from([0xff, SOI]));
+    // Bytes written before the image data, so a trailer knows where it lands.
+    let written = 0;
+    const write = (bytes: Buffer): Promise<void> | undefined => {
+      written += bytes.length;
+      return sink.write(bytes);
+    };
+    let iim: Buffer | undefined;
+    await write(Buffer.from([0xff, SOI]));
     const collector = new MetadataCollector(limits);
     let held: Buffer[] = [];
     let heldBytes = 0;
@@ -91,6 +103,7 @@ export async function rewriteJpeg(
     const emit = async (inputEnd: number): Promise<'emitted'> => {
       const built = await build(collector.finish());
       const { segments, exif } = Array.isArray(built) ? { segments: built, exif: undefined } : built;
+      if (!Array.isArray(built)) iim = built.iim;
       if (exif && exifWritten)
         collector.meta.warnings.push(
           `EXIF ImageDescription, Artist and Copyright left unchanged: more than ${limits.maxHeldBytes} bytes of segments follow the Exif block`,
@@ -109,7 +122,7 @@ export async function rewriteJpeg(
           mpf && delta !== 0 ? shiftMpfOffsets(mpf.subarray(4), delta, collector.meta.warnings) : undefined;
         if (shifted) out[at] = encodeSegment(mpf?.[1] ?? 0, shifted);
       }
-      for (const segment of out) await sink.write(segment);
+      for (const segment of out) await write(segment);
       held = [];
       return 'emitted';
     };
@@ -121,7 +134,7 @@ export async function rewriteJpeg(
       if (current === 'app') {
         // Too much between Exif and the tables: keep the Exif as it is rather than risk
         // dropping metadata that may still follow.
-        for (const segment of held) await sink.write(segment);
+        for (const segment of held) await write(segment);
         held = [];
         heldBytes = 0;
         exifWritten = exifAt !== undefined;
@@ -135,14 +148,14 @@ export async function rewriteJpeg(
     /** Writes or holds a segment (or skipped bytes, marker undefined) in file order. */
     const place = async (encoded: Buffer, marker: number | undefined): Promise<void> => {
       if (phase === 'emitted') {
-        await sink.write(encoded);
+        await write(encoded);
         return;
       }
       if (marker !== undefined && phase === 'app' && !isAppOrComment(marker)) {
         phase = 'tables';
         tablesAt = held.length;
       }
-      if (phase === 'app' && exifAt === undefined && mpfAt === undefined) await sink.write(encoded);
+      if (phase === 'app' && exifAt === undefined && mpfAt === undefined) await write(encoded);
       else phase = await hold(encoded, phase);
     };
     for (;;) {
@@ -170,7 +183,7 @@ export async function rewriteJpeg(
           if (mpfEnd > 0) collector.meta.warnings.push(mpfLeftWarning(limits.maxHeldBytes));
           continue;
         }
-        await sink.write(encoded);
+        await write(encoded);
         continue;
       }
       const firstExif = kind === 'exif' && collector.meta.exif === undefined;
@@ -185,17 +198,30 @@ export async function rewriteJpeg(
     // The SOS marker was just read: the held bytes end before it.
     if (phase !== 'emitted') await emit(reader.position - 2);
     const sos = await readSegment(reader, SOS);
-    await sink.write(encodeSegment(SOS, sos.payload));
+    await write(encodeSegment(SOS, sos.payload));
+    // A trailer is copied up to where it starts and written anew after that.
+    const dataEnd = trailer && trailer.start >= reader.position ? trailer.start : undefined;
+    const newTrailer =
+      dataEnd === undefined ? undefined : trailer?.rebuild(iim, dataEnd + written - reader.position);
     const scanner = new EoiScanner();
     scanner.found = endsWithEoi;
     // A file known to end in EOI needs no look at its image data: the sink may take it unseen,
     // from its first byte (what the reader holds of it is read again by the sink, or not at all).
-    if (endsWithEoi && sink.copyRest?.(reader.position)) return collector.meta;
+    if (endsWithEoi && sink.copyRest?.(reader.position, dataEnd)) {
+      if (newTrailer) await sink.write(newTrailer);
+      return collector.meta;
+    }
     for (let chunk = await reader.nextChunk(); chunk; chunk = await reader.nextChunk()) {
-      if (!scanner.found) scanner.feed(chunk);
-      const backpressure = sink.write(chunk);
+      const part =
+        dataEnd === undefined
+          ? chunk
+          : chunk.subarray(0, Math.max(0, dataEnd - (reader.position - chunk.length)));
+      if (part.length === 0) break;
+      if (!scanner.found) scanner.feed(part);
+      const backpressure = sink.write(part);
       if (backpressure) await backpressure;
     }
+    if (newTrailer) await sink.write(newTrailer);
     if (!scanner.found) collector.meta.warnings.push(noEoiWarning);
     return collector.meta;
   } finally {

@@ -70,6 +70,8 @@ export interface StampedSegments extends StampResult {
   segments: Buffer[];
   /** A new Exif payload when the texts it mirrors changed. */
   exif?: Buffer;
+  /** The new IIM block (for its copies in a trailer), when one is written. */
+  iim?: Buffer;
 }
 
 const DC = 'http://purl.org/dc/elements/1.1/';
@@ -136,6 +138,7 @@ export function stampSegments(
   return {
     segments,
     exif,
+    iim: iimBlock,
     warnings: [...parsed.warnings, ...applied.warnings, ...synced.warnings, ...exifWarnings],
     unknownVariables: applied.unknownVariables,
   };
