@@ -330,3 +330,19 @@ describe('IIM copies in trailers follow the new IIM', () => {
     });
   }
 });
+
+describe('files ExifTool writes are not refused', () => {
+  it('FF 00 between segments is kept as bytes, not read as a segment with a length', async () => {
+    const sample = readSample('exiftool-XMP.jpg');
+    const afterApp0 = 2 + 2 + sample.readUInt16BE(4);
+    const input = Buffer.concat([
+      sample.subarray(0, afterApp0),
+      Buffer.from([0xff, 0x00]),
+      sample.subarray(afterApp0),
+    ]);
+    const { tags, before, output } = await stampAndRead('ff00', input);
+    for (const key of ['IFD0:Artist', 'XMP-dc:Title', 'XMP-dc:Creator'])
+      assert.deepEqual(tags[key], before[key], key);
+    assert.ok(output.includes(Buffer.from([0xff, 0x00, 0xff, 0xe1])), 'the two bytes kept where they were');
+  });
+});
