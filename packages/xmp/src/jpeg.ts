@@ -114,12 +114,19 @@ export async function rewriteJpeg(
       out.splice(insertAt, 0, ...segments);
       if (mpfAt !== undefined) {
         const at = mpfAt + segments.length;
-        let written = 0;
-        for (const segment of out.slice(at + 1)) written += segment.length;
-        const delta = written - (inputEnd - mpfEnd);
+        let afterMpf = 0;
+        for (const segment of out.slice(at + 1)) afterMpf += segment.length;
+        let all = afterMpf;
+        for (const segment of out.slice(0, at + 1)) all += segment.length;
+        // The MP images move by what changed after the MPF segment; the primary image (which
+        // ends after the head) grows by what changed in the whole head.
+        const delta = afterMpf - (inputEnd - mpfEnd);
+        const growth = written + all - inputEnd;
         const mpf = out[at];
         const shifted =
-          mpf && delta !== 0 ? shiftMpfOffsets(mpf.subarray(4), delta, collector.meta.warnings) : undefined;
+          mpf && (delta !== 0 || growth !== 0)
+            ? shiftMpfOffsets(mpf.subarray(4), delta, growth, collector.meta.warnings)
+            : undefined;
         if (shifted) out[at] = encodeSegment(mpf?.[1] ?? 0, shifted);
       }
       for (const segment of out) await write(segment);

@@ -1,14 +1,16 @@
 // Multi-Picture Format (CIPA DC-007): an APP2 "MPF\0" segment whose MP Index IFD lists the
 // images of the file (camera previews, HDR gain maps, Ultra HDR). Each entry's offset counts from
 // the MPF segment's TIFF header to an image after the primary image's EOI; so when the segments
-// after the MPF segment change size, every offset but the primary image's (0) moves by as much.
+// after the MPF segment change size, every offset but the primary image's (0) moves by as much,
+// and the primary image's size (its entry's size) changes with the whole head.
 import { Tiff } from './exif.ts';
 
 export const MPF_HEADER = Buffer.from('MPF\0', 'latin1');
 const APP2 = 0xe2;
 const TAG_MP_ENTRY = 0xb002;
 const MP_ENTRY_SIZE = 16;
-/** Where the data offset sits inside a 16-byte MP entry (after attributes and size). */
+/** Where the image size and the data offset sit inside a 16-byte MP entry (after the attributes). */
+const ENTRY_SIZE_AT = 4;
 const ENTRY_OFFSET_AT = 8;
 
 export function isMpfSegment(marker: number, payload: Buffer): boolean {
@@ -16,10 +18,16 @@ export function isMpfSegment(marker: number, payload: Buffer): boolean {
 }
 
 /**
- * The MPF payload with every image offset moved by `delta` bytes, or undefined (with the reason
- * in `warnings`) when the index cannot be read or an offset would leave its range.
+ * The MPF payload with every image offset moved by `delta` bytes and the primary image's size
+ * by `growth`, or undefined (with the reason in `warnings`) when the index cannot be read or a
+ * value would leave its range.
  */
-export function shiftMpfOffsets(payload: Buffer, delta: number, warnings: string[]): Buffer | undefined {
+export function shiftMpfOffsets(
+  payload: Buffer,
+  delta: number,
+  growth: number,
+  warnings: string[],
+): Buffer | undefined {
   const out = Buffer.from(payload);
   let tiff: Tiff;
   try {
@@ -38,16 +46,17 @@ export function shiftMpfOffsets(payload: Buffer, delta: number, warnings: string
   }
   for (let at = entry.valueAt; at < entry.valueAt + entry.count; at += MP_ENTRY_SIZE) {
     const offset = tiff.u32(at + ENTRY_OFFSET_AT);
-    // 0 is the primary image (the file itself); it does not move.
-    if (offset === undefined || offset === 0) continue;
-    const moved = offset + delta;
-    if (moved <= 0 || moved > 0xffffffff) {
+    const size = tiff.u32(at + ENTRY_SIZE_AT);
+    if (offset === undefined || size === undefined) continue;
+    // Offset 0 is the primary image (the file itself): it does not move, its size changes.
+    const [where, value] =
+      offset === 0 ? [at + ENTRY_SIZE_AT, size + growth] : [at + ENTRY_OFFSET_AT, offset + delta];
+    if (value <= 0 || value > 0xffffffff) {
       warnings.push('an MPF image offset would leave its range; the offsets were left as they were');
       return undefined;
     }
-    const where = MPF_HEADER.length + at + ENTRY_OFFSET_AT;
-    if (tiff.little) out.writeUInt32LE(moved, where);
-    else out.writeUInt32BE(moved, where);
+    if (tiff.little) out.writeUInt32LE(value, MPF_HEADER.length + where);
+    else out.writeUInt32BE(value, MPF_HEADER.length + where);
   }
   return out;
 }
