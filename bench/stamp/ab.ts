@@ -2,7 +2,8 @@
 // against another copy of packages/xmp/src (e.g. main's: `git archive main packages/xmp/src | tar
 // -x -C /tmp/main`), both loaded into one process and alternated, so load from other processes
 // hits both alike. Two rows: the engine alone on one sample head (in memory, warm), and the whole
-// file on a stamp thread (each build starts its own threads) beside fs.copyFile. CPU medians.
+// file on a stamp thread (each build starts its own threads) beside fs.copyFile, and the head only
+// (stampJpegHead, as the server's stampBlob calls it, on a stamp thread). CPU medians.
 // Usage: npx tsx bench/stamp/ab.ts --base /tmp/main/packages/xmp/src [--mb 5] [--rounds 101]
 //   [--image IPTC-PhotometadataRef-Std2025.1.jpg] [--calls 200]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { stampJpegFile } from '../../packages/xmp/src/stamp-file.ts';
+import type { stampJpegHead } from '../../packages/xmp/src/stamp-head.ts';
 import type { stampSegments } from '../../packages/xmp/src/stamp-segments.ts';
 import { cpuInTurns, images, jpegMetadataOf, median, option, textOption } from './common.ts';
 import { template } from './fields.ts';
@@ -26,10 +28,12 @@ const image = textOption('image', 'IPTC-PhotometadataRef-Std2025.1.jpg');
 interface Build {
   stampSegments: typeof stampSegments;
   stampJpegFile: typeof stampJpegFile;
+  stampJpegHead: typeof stampJpegHead;
 }
 const load = async (dir: string): Promise<Build> => ({
   ...(await import(pathToFileURL(path.join(dir, 'stamp-segments.ts')).href)),
   ...(await import(pathToFileURL(path.join(dir, 'stamp-file.ts')).href)),
+  ...(await import(pathToFileURL(path.join(dir, 'stamp-head.ts')).href)),
 });
 const builds = {
   base: await load(path.resolve(base)),
@@ -79,6 +83,12 @@ try {
     `${mb} MB on a stamp thread: copyFile ${copy.toFixed(2)} ms, base ${row('base')}, this ${row('this')}, this/base ${((whole.this ?? 0) / (whole.base ?? 1)).toFixed(3)}; load ${loadavg()
       .map((value) => value.toFixed(1))
       .join(' ')}`,
+  );
+  const headOnThread = (build: Build) => () =>
+    build.stampJpegHead(file, template, { filename: 'in.jpg', timeLimitMs: 10_000 });
+  const heads = await alternate({ base: headOnThread(builds.base), this: headOnThread(builds.this) }, 200);
+  console.log(
+    `${mb} MB, stampJpegHead on a stamp thread: base ${heads.base?.toFixed(2)} ms, this ${heads.this?.toFixed(2)} ms, this/base ${((heads.this ?? 0) / (heads.base ?? 1)).toFixed(3)}`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

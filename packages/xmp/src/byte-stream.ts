@@ -125,12 +125,13 @@ export interface ByteSink {
   /** Returns a promise only when the caller must wait (backpressure), so hot loops avoid awaits. */
   write(bytes: Buffer): Promise<void> | undefined;
   /**
-   * Takes the source from `position` (a file offset: the first byte of image data) to its end as
-   * the rest of the output, without the bytes passing through here: a kernel copy, or a note of
-   * where the image data starts (a head-only stamp). False when it cannot (nothing was taken):
-   * the caller copies them itself.
+   * Takes the source from `position` (a file offset: the first byte of image data) to `end` (its
+   * end when not given) as the rest of the output, without the bytes passing through here: a
+   * kernel copy, or a note of where the image data starts (a head-only stamp). False when it
+   * cannot (nothing was taken): the caller copies them itself. What is written after it (a
+   * rewritten trailer) follows those bytes.
    */
-  copyRest?(position: number): boolean;
+  copyRest?(position: number, end?: number): boolean;
 }
 
 /** Writes to a Node Writable, waiting for 'drain' when its buffer is full. */

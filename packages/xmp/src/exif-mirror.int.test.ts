@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { prng, readSample, sampleImages, stampBuffer } from '../test/support.ts';
+import { Tiff } from './exif.ts';
 import { damageExif, exifBlock } from './exif-damage.ts';
 import { encodeSegment } from './jpeg.ts';
 import type { Template } from './template.ts';
@@ -128,5 +129,62 @@ describe('EXIF mirror on damaged EXIF, checked with ExifTool', () => {
     assert.deepEqual(otherTags(stamped), otherTags(before));
     assert.equal(stamped['IFD0:ImageDescription'], before['IFD0:ImageDescription']);
     assert.equal(stamped['XMP-dc:Description'], texts(1).description);
+  });
+
+  /** exiftool-XMP.jpg with one IFD0 entry changed in place (`put32` writes in the block's byte order). */
+  function withIfd0Entry(
+    tag: number,
+    change: (put32: (value: number, at: number) => void, entryAt: number, ifd0At: number) => void,
+  ): Buffer {
+    const input = Buffer.from(readSample('exiftool-XMP.jpg'));
+    const at = exifBlock(input);
+    assert.ok(at);
+    const block = input.subarray(at.start, at.start + at.length);
+    const tiff = new Tiff(block);
+    const ifd0At = tiff.u32(4) ?? 0;
+    const entry = tiff.entries(ifd0At).get(tag);
+    assert.ok(entry, `IFD0 tag ${tag}`);
+    const put32 = (value: number, at: number) =>
+      tiff.little ? block.writeUInt32LE(value, at) : block.writeUInt32BE(value, at);
+    change(put32, entry.entryAt, ifd0At);
+    return input;
+  }
+
+  /** ExifTool's -validate warnings of a file, one per line. */
+  async function validateWarnings(file: string): Promise<string[]> {
+    const { stdout } = await run('exiftool', ['-a', '-s3', '-validate', '-warning', file]);
+    return stdout.split('\n').filter((line) => line !== '' && !/^\d+ Warnings?|^OK/.test(line));
+  }
+
+  it('writes the creator into an Artist field the camera wrote empty (count 0), as ExifTool does (issue 26)', async () => {
+    // Big-endian (MM): the count is the second word of the entry.
+    const input = withIfd0Entry(0x013b, (put32, entryAt) => put32(0, entryAt + 4));
+    const source = path.join(workDir, 'empty-artist-in.jpg');
+    const target = path.join(workDir, 'empty-artist-out.jpg');
+    writeFileSync(source, input);
+    const { output } = await stampBuffer(input, mirrorTemplate(4));
+    writeFileSync(target, output);
+    const tags = await exiftool([source, target]);
+    const [before, stamped] = [tags.get(source) ?? {}, tags.get(target) ?? {}];
+    assert.equal(stamped['IFD0:Artist'], texts(4).creator);
+    assert.deepEqual(otherTags(stamped), otherTags(before));
+    assert.deepEqual(await validateWarnings(target), await validateWarnings(source));
+  });
+
+  it('leaves IFD0 in place, with a warning, when a wrong pointer leads into it: no bogus tags, no new -validate warning (issue 26)', async () => {
+    const input = withIfd0Entry(0x8769, (put32, entryAt, ifd0At) => put32(ifd0At, entryAt + 8));
+    const source = path.join(workDir, 'wrong-pointer-in.jpg');
+    const target = path.join(workDir, 'wrong-pointer-out.jpg');
+    writeFileSync(source, input);
+    const { output, warnings } = await stampBuffer(input, mirrorTemplate(5));
+    writeFileSync(target, output);
+    const tags = await exiftool([source, target]);
+    const [before, stamped] = [tags.get(source) ?? {}, tags.get(target) ?? {}];
+    assert.deepEqual(otherTags(stamped), otherTags(before));
+    assert.deepEqual(await validateWarnings(target), await validateWarnings(source));
+    assert.ok(
+      warnings.some((w) => /^EXIF .* left unchanged: another IFD pointer leads into the IFD0 table/.test(w)),
+      warnings.join('\n'),
+    );
   });
 });

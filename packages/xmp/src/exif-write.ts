@@ -159,12 +159,13 @@ export function updateExifTexts(
   const names: string[] = [];
   for (const [key, tag, name] of textTags) {
     const text = updates[key];
-    const entry = readable.get(tag);
-    if (text === undefined || !entry || (entry.type !== 2 && entry.type !== 7)) continue;
-    if (tiff.ascii(entry) === (text.trim() || undefined)) continue;
     const matches = ifd0.entries.filter((raw) => raw.tag === tag);
     const raw = matches[0];
-    if (matches.length !== 1 || !raw) {
+    // A text field the camera wrote empty (count 0) is the camera's field too: it gets the text.
+    if (text === undefined || !raw || (raw.type !== 2 && raw.type !== 7 && raw.count !== 0)) continue;
+    const entry = readable.get(tag);
+    if ((entry ? tiff.ascii(entry) : undefined) === (text.trim() || undefined)) continue;
+    if (matches.length !== 1) {
       warnings.push(`EXIF ${name} left unchanged: IFD0 holds it more than once`);
       continue;
     }
@@ -177,6 +178,21 @@ export function updateExifTexts(
     return undefined;
   }
   const tableClean = !overlapsOthers(spans, ifd0.at, ifd0.end, 'ifd 0');
+  // Another IFD pointer that leads into IFD0's table (a wrong camera pointer) would read the old
+  // table as its own IFD once IFD0 moved: bogus tags (ExifTool -validate warns). Left alone.
+  if (
+    !tableClean &&
+    spans.some(
+      (span) =>
+        span.owner.startsWith('ifd ') &&
+        span.owner !== 'ifd 0' &&
+        span.start < ifd0.end &&
+        ifd0.at < span.end,
+    )
+  ) {
+    warnings.push(`EXIF ${names.join(', ')} left unchanged: another IFD pointer leads into the IFD0 table`);
+    return undefined;
+  }
   const out = tableClean ? patchEntries(tiff, spans, changes) : rebuildIfd0(tiff, ifd0, changes);
   // A value that reaches past the block is unreadable now but would read appended bytes.
   if (beyondEnd && out.length > tiff.buf.length) {

@@ -165,10 +165,39 @@ function isBinaryDataset(dataset: number): boolean {
   return dataset === 0 || dataset === 125 || dataset >= 200;
 }
 
+/** A kept text dataset: as it was, or converted to UTF-8 when it was in a legacy character set. */
+function keptDataset(entry: IimDataset, state: IimState): IimDataset {
+  if (!state.utf8 && entry.record === 2 && !isBinaryDataset(entry.dataset) && !isValidUtf8(entry.data))
+    return { ...entry, data: Buffer.from(decodeIimText(entry.data, false), 'utf8') };
+  return entry;
+}
+
 /**
- * Rebuilds IIM from the final XMP: mapped datasets come from XMP, every other dataset is kept.
- * The block is marked UTF-8 (1:90); text of other datasets in a legacy character set is
- * converted so it still reads the same.
+ * The datasets a property had, when they still say what XMP says: the same texts in the same
+ * order once read as XMP (a genre without its `000:` number, a subject reference that is just a
+ * name). Another writer's form is kept byte for byte rather than rebuilt in ours.
+ */
+function unchangedDatasets(
+  def: CatalogProperty & { iim: IimMapping },
+  node: XmpNode | undefined,
+  state: IimState,
+): IimDataset[] | undefined {
+  const { record, dataset, format, repeatable } = def.iim;
+  if (format === 'date') return undefined;
+  const existing = datasetsOf(state, record, dataset);
+  if (existing.length === 0) return undefined;
+  const wanted = iimTextsOf(def, node);
+  const found = existing.map((entry) => fromIimText(format, decodeIimText(entry.data, state.utf8).trim()));
+  const same =
+    found.length === (repeatable ? wanted.length : Math.min(wanted.length, 1)) &&
+    found.every((text, index) => text === wanted[index]);
+  return same ? existing.map((entry) => keptDataset(entry, state)) : undefined;
+}
+
+/**
+ * Rebuilds IIM from the final XMP: mapped datasets come from XMP unless they already say the
+ * same, every other dataset is kept. The block is marked UTF-8 (1:90); text of kept datasets in a
+ * legacy character set is converted so it still reads the same.
  */
 export function syncIimFromXmp(packet: XmpPacket, state: IimState): IimSyncResult {
   const warnings: string[] = [];
@@ -181,11 +210,7 @@ export function syncIimFromXmp(packet: XmpPacket, state: IimState): IimSyncResul
   for (const entry of state.datasets) {
     if (mappedKeys.has(`${entry.record}:${entry.dataset}`)) continue;
     if (entry.record === 1 && entry.dataset === 90) continue;
-    if (!state.utf8 && entry.record === 2 && !isBinaryDataset(entry.dataset) && !isValidUtf8(entry.data)) {
-      kept.push({ ...entry, data: Buffer.from(decodeIimText(entry.data, false), 'utf8') });
-    } else {
-      kept.push(entry);
-    }
+    kept.push(keptDataset(entry, state));
   }
   const written: IimDataset[] = [];
   for (const def of mappedProperties) {
@@ -203,6 +228,11 @@ export function syncIimFromXmp(packet: XmpPacket, state: IimState): IimSyncResul
         if (time && timeDataset !== undefined)
           written.push({ record, dataset: timeDataset, data: Buffer.from(time, 'ascii') });
       }
+      continue;
+    }
+    const unchanged = unchangedDatasets(def, node, state);
+    if (unchanged) {
+      written.push(...unchanged);
       continue;
     }
     const texts = iimTextsOf(def, node).map((text) => toIimText(format, text));

@@ -214,17 +214,30 @@ export interface Marker {
 
 /**
  * The next marker. Bytes other than FF before it (padding some writers leave between segments)
- * are skipped as ExifTool does, and returned so the caller can keep them.
+ * are skipped as ExifTool does, and returned so the caller can keep them; so is `FF 00`, which is
+ * no marker (a stuffed byte, as in scan data) and must not be read as a segment with a length.
  */
 export async function readMarker(reader: ChunkReader): Promise<Marker> {
   const at = reader.position;
-  const skipped = await reader.readUntil(0xff, MAX_SKIPPED + 1);
-  if (skipped.length > MAX_SKIPPED)
-    throw new MetadataError('BAD_SEGMENT', `no JPEG marker within ${MAX_SKIPPED} bytes after offset ${at}`);
-  await reader.readOrFail(1, 'a marker');
-  let marker = 0xff;
-  while (marker === 0xff) marker = (await reader.readOrFail(1, 'a marker'))[0] ?? 0; // fill bytes
-  return skipped.length > 0 ? { marker, skipped: Buffer.from(skipped) } : { marker };
+  const skipped: Buffer[] = [];
+  let skippedBytes = 0;
+  for (;;) {
+    const bytes = await reader.readUntil(0xff, MAX_SKIPPED + 1 - skippedBytes);
+    skipped.push(bytes);
+    skippedBytes += bytes.length;
+    if (skippedBytes > MAX_SKIPPED)
+      throw new MetadataError('BAD_SEGMENT', `no JPEG marker within ${MAX_SKIPPED} bytes after offset ${at}`);
+    await reader.readOrFail(1, 'a marker');
+    let fill = 0;
+    let marker = 0xff;
+    for (; marker === 0xff; fill++) marker = (await reader.readOrFail(1, 'a marker'))[0] ?? 0; // fill bytes
+    if (marker !== 0x00)
+      return skippedBytes > 0 ? { marker, skipped: Buffer.concat(skipped, skippedBytes) } : { marker };
+    const stuffed = Buffer.alloc(fill + 1, 0xff);
+    stuffed[fill] = 0x00;
+    skipped.push(stuffed);
+    skippedBytes += stuffed.length;
+  }
 }
 
 export async function readSegment(reader: ChunkReader, marker: number): Promise<Segment> {

@@ -23,6 +23,8 @@ import {
   SOI,
   SOS,
 } from './jpeg-segments.ts';
+import { isMpfSegment, shiftMpfOffsets } from './mpf.ts';
+import type { Trailer } from './trailers.ts';
 
 export { EoiScanner } from './eoi-scanner.ts';
 export {
@@ -41,21 +43,28 @@ export {
 export interface BuiltMetadata {
   segments: Buffer[];
   exif?: Buffer;
+  /** The new IIM block, for the copies in a trailer. */
+  iim?: Buffer;
 }
 
 export type MetadataBuilder = (
   meta: JpegMetadata,
 ) => Buffer[] | BuiltMetadata | Promise<Buffer[] | BuiltMetadata>;
 
-/**
- * Copies a JPEG from source to sink, replacing its XMP and Photoshop APP13 segments by the
- * segments build() returns. New segments go before the first non-APPn segment (DQT, SOF, ...),
- * so SOI, JFIF and Exif keep their places; tables are held back until SOS (bounded) in case
- * metadata follows them. From the first Exif segment on, segments are held too, so that build()
- * can replace the Exif payload in its place.
- */
 /** ExifTool stamps such files too; every byte that was there is kept. */
 export const noEoiWarning = 'the JPEG has no EOI marker (cut short?); stamped with all its bytes kept';
+const mpfLeftWarning = (limit: number): string =>
+  `the MPF index was kept as it was although more than ${limit} bytes of segments follow it; its images' offsets may be wrong`;
+
+/**
+ * Copies a JPEG from source to sink, replacing its XMP and Photoshop APP13 segments by the
+ * segments build() returns. New segments go before the APP2 MPF segment when there is one (so
+ * the offsets of its images, which count from it, move only by what changes after it: those
+ * are shifted), else before the first non-APPn segment (DQT, SOF, ...), so SOI, JFIF and Exif
+ * keep their places; tables are held back until SOS (bounded) in case metadata follows them.
+ * From the first Exif or MPF segment on, segments are held too, so that build() can replace the
+ * Exif payload in its place and the MPF offsets can follow.
+ */
 
 export async function rewriteJpeg(
   source: AsyncIterable<unknown> | Iterable<unknown>,
@@ -64,31 +73,63 @@ export async function rewriteJpeg(
   limits: MetadataLimits = defaultLimits,
   /** The caller saw the file end in FF D9 (a file it can look at the end of): no scan needed. */
   endsWithEoi = false,
+  /** A trailer the caller found at the end of the file: rewritten with the new IIM (trailers.ts). */
+  trailer?: Trailer,
 ): Promise<JpegMetadata> {
   const reader = new ChunkReader(source);
   try {
     await readSoi(reader);
-    await sink.write(Buffer.from([0xff, SOI]));
+    // Bytes written before the image data, so a trailer knows where it lands.
+    let written = 0;
+    const write = (bytes: Buffer): Promise<void> | undefined => {
+      written += bytes.length;
+      return sink.write(bytes);
+    };
+    let iim: Buffer | undefined;
+    await write(Buffer.from([0xff, SOI]));
     const collector = new MetadataCollector(limits);
     let held: Buffer[] = [];
     let heldBytes = 0;
-    // Where the held Exif segment is, and where the held tables start (new segments go there).
+    // Where the held Exif and MPF segments are, and where the held tables start (new segments
+    // go there, or before MPF); where the MPF segment ends in the input.
     let exifAt: number | undefined;
+    let mpfAt: number | undefined;
+    let mpfEnd = 0;
     let tablesAt: number | undefined;
     let phase = 'app' as 'app' | 'tables' | 'emitted';
     let exifWritten = false;
-    const emit = async (): Promise<'emitted'> => {
+    let mpfWritten = false;
+    /** Writes the held segments and the new metadata; `inputEnd`: where the held bytes end in the input. */
+    const emit = async (inputEnd: number): Promise<'emitted'> => {
       const built = await build(collector.finish());
       const { segments, exif } = Array.isArray(built) ? { segments: built, exif: undefined } : built;
+      if (!Array.isArray(built)) iim = built.iim;
       if (exif && exifWritten)
         collector.meta.warnings.push(
           `EXIF ImageDescription, Artist and Copyright left unchanged: more than ${limits.maxHeldBytes} bytes of segments follow the Exif block`,
         );
-      const appEnd = tablesAt ?? held.length;
-      for (const [i, segment] of held.slice(0, appEnd).entries())
-        await sink.write(i === exifAt && exif ? encodeSegment(APP1, exif) : segment);
-      for (const segment of segments) await sink.write(segment);
-      for (const segment of held.slice(appEnd)) await sink.write(segment);
+      if (mpfWritten) collector.meta.warnings.push(mpfLeftWarning(limits.maxHeldBytes));
+      const out = held.map((segment, i) => (i === exifAt && exif ? encodeSegment(APP1, exif) : segment));
+      const insertAt = mpfAt ?? tablesAt ?? held.length;
+      out.splice(insertAt, 0, ...segments);
+      if (mpfAt !== undefined) {
+        const at = mpfAt + segments.length;
+        let afterMpf = 0;
+        for (const segment of out.slice(at + 1)) afterMpf += segment.length;
+        let all = afterMpf;
+        for (const segment of out.slice(0, at + 1)) all += segment.length;
+        // The MP images move by what changed after the MPF segment; the primary image (which
+        // ends after the head) grows by what changed in the whole head.
+        const delta = afterMpf - (inputEnd - mpfEnd);
+        const growth = written + all - inputEnd;
+        const mpf = out[at];
+        const shifted =
+          mpf && (delta !== 0 || growth !== 0)
+            ? shiftMpfOffsets(mpf.subarray(4), delta, growth, collector.meta.warnings)
+            : undefined;
+        if (shifted) out[at] = encodeSegment(mpf?.[1] ?? 0, shifted);
+      }
+      for (const segment of out) await write(segment);
       held = [];
       return 'emitted';
     };
@@ -100,26 +141,28 @@ export async function rewriteJpeg(
       if (current === 'app') {
         // Too much between Exif and the tables: keep the Exif as it is rather than risk
         // dropping metadata that may still follow.
-        for (const segment of held) await sink.write(segment);
+        for (const segment of held) await write(segment);
         held = [];
         heldBytes = 0;
         exifWritten = exifAt !== undefined;
+        mpfWritten = mpfAt !== undefined;
         exifAt = undefined;
+        mpfAt = undefined;
         return current;
       }
-      return emit();
+      return emit(reader.position);
     };
     /** Writes or holds a segment (or skipped bytes, marker undefined) in file order. */
     const place = async (encoded: Buffer, marker: number | undefined): Promise<void> => {
       if (phase === 'emitted') {
-        await sink.write(encoded);
+        await write(encoded);
         return;
       }
       if (marker !== undefined && phase === 'app' && !isAppOrComment(marker)) {
         phase = 'tables';
         tablesAt = held.length;
       }
-      if (phase === 'app' && exifAt === undefined) await sink.write(encoded);
+      if (phase === 'app' && exifAt === undefined && mpfAt === undefined) await write(encoded);
       else phase = await hold(encoded, phase);
     };
     for (;;) {
@@ -144,29 +187,48 @@ export async function rewriteJpeg(
           collector.meta.warnings.push(
             `a metadata segment after ${limits.maxHeldBytes} bytes of tables was dropped`,
           );
+          if (mpfEnd > 0) collector.meta.warnings.push(mpfLeftWarning(limits.maxHeldBytes));
           continue;
         }
-        await sink.write(encoded);
+        await write(encoded);
         continue;
       }
       const firstExif = kind === 'exif' && collector.meta.exif === undefined;
       if (collector.take(kind, segment.payload)) continue;
       if (phase === 'app' && firstExif && isAppOrComment(marker)) exifAt = held.length;
+      if (phase === 'app' && mpfEnd === 0 && isMpfSegment(marker, segment.payload)) {
+        mpfAt = held.length;
+        mpfEnd = reader.position;
+      }
       await place(encoded, marker);
     }
-    if (phase !== 'emitted') await emit();
+    // The SOS marker was just read: the held bytes end before it.
+    if (phase !== 'emitted') await emit(reader.position - 2);
     const sos = await readSegment(reader, SOS);
-    await sink.write(encodeSegment(SOS, sos.payload));
+    await write(encodeSegment(SOS, sos.payload));
+    // A trailer is copied up to where it starts and written anew after that.
+    const dataEnd = trailer && trailer.start >= reader.position ? trailer.start : undefined;
+    const newTrailer =
+      dataEnd === undefined ? undefined : trailer?.rebuild(iim, dataEnd + written - reader.position);
     const scanner = new EoiScanner();
     scanner.found = endsWithEoi;
     // A file known to end in EOI needs no look at its image data: the sink may take it unseen,
     // from its first byte (what the reader holds of it is read again by the sink, or not at all).
-    if (endsWithEoi && sink.copyRest?.(reader.position)) return collector.meta;
+    if (endsWithEoi && sink.copyRest?.(reader.position, dataEnd)) {
+      if (newTrailer) await sink.write(newTrailer);
+      return collector.meta;
+    }
     for (let chunk = await reader.nextChunk(); chunk; chunk = await reader.nextChunk()) {
-      if (!scanner.found) scanner.feed(chunk);
-      const backpressure = sink.write(chunk);
+      const part =
+        dataEnd === undefined
+          ? chunk
+          : chunk.subarray(0, Math.max(0, dataEnd - (reader.position - chunk.length)));
+      if (part.length === 0) break;
+      if (!scanner.found) scanner.feed(part);
+      const backpressure = sink.write(part);
       if (backpressure) await backpressure;
     }
+    if (newTrailer) await sink.write(newTrailer);
     if (!scanner.found) collector.meta.warnings.push(noEoiWarning);
     return collector.meta;
   } finally {

@@ -54,7 +54,15 @@ function stampFileWith<F>(
       output = await io.open(outputPath, 'w');
       const hash = sha256 ? createHash('sha256') : undefined;
       const sink = io.sink(output, hash, kernelCopy ? input : undefined);
-      const result = await stampWith(input.blocks, sink, template, options, input.endsWithEoi, built);
+      const result = await stampWith(
+        input.blocks,
+        sink,
+        template,
+        options,
+        input.endsWithEoi,
+        built,
+        input.trailer,
+      );
       await sink.flush();
       await io.close(output);
       output = undefined;

@@ -32,6 +32,12 @@ export interface HeadStampResult extends StampResult {
   head: Buffer;
   /** Where the input's image data starts: the stamped file is `head` + the input from here. */
   dataOffset: number;
+  /**
+   * Set when the input ends in a trailer holding IIM (FotoStation, AFCP) that was rewritten: the
+   * stamped file is then `head` + the input from `dataOffset` to `dataEnd` + `tail`.
+   */
+  dataEnd?: number;
+  tail?: Buffer;
   /** Bytes of the stamped file (of its head, with headOnly). */
   size: number;
 }
@@ -43,17 +49,23 @@ export interface HeadStampResult extends StampResult {
  */
 class HeadSink implements CountingSink {
   private parts: Buffer[] = [];
+  /** What is written after the image data: a rewritten trailer. */
+  readonly tail: Buffer[] = [];
   size = 0;
   dataOffset: number | undefined;
+  dataEnd: number | undefined;
 
   write(bytes: Buffer): undefined {
-    this.parts.push(bytes);
-    this.size += bytes.length;
+    if (this.dataOffset === undefined) {
+      this.parts.push(bytes);
+      this.size += bytes.length;
+    } else this.tail.push(bytes);
     return undefined;
   }
 
-  copyRest(position: number): boolean {
+  copyRest(position: number, end?: number): boolean {
     this.dataOffset = position;
+    this.dataEnd = end;
     return true;
   }
 
@@ -75,33 +87,43 @@ function stampHeadWith<F>(
   { headOnly = false, ...options }: Omit<HeadStampOptions, 'timeLimitMs'>,
   built?: () => void,
 ): Promise<HeadStampResult> {
-  return withInput(io, inputPath, async (input) => {
-    const sink = new HeadSink();
-    // The sink takes the image data unseen; a file that does not end in EOI is scanned below.
-    const result = await stampWith(input.blocks, sink, template, options, true, built);
-    const { dataOffset } = sink;
-    if (dataOffset === undefined) throw new Error('stamping ended before the image data');
-    if (headOnly && dataOffset !== input.size)
-      throw new Error(`the head file holds ${input.size - dataOffset} bytes of image data`);
-    if (!headOnly && !input.endsWithEoi && !(await holdsEoi(io, input, dataOffset)))
-      result.warnings.push(noEoiWarning);
-    const head = sink.take();
-    return { ...result, head, dataOffset, size: head.length + input.size - dataOffset };
-  });
+  return withInput(
+    io,
+    inputPath,
+    async (input) => {
+      const sink = new HeadSink();
+      // The sink takes the image data unseen; a file that does not end in EOI is scanned below.
+      const result = await stampWith(input.blocks, sink, template, options, true, built, input.trailer);
+      const { dataOffset, dataEnd } = sink;
+      if (dataOffset === undefined) throw new Error('stamping ended before the image data');
+      if (headOnly && dataOffset !== input.size)
+        throw new Error(`the head file holds ${input.size - dataOffset} bytes of image data`);
+      if (!headOnly && !input.endsWithEoi && !(await holdsEoi(io, input, dataOffset, dataEnd)))
+        result.warnings.push(noEoiWarning);
+      const head = sink.take();
+      if (dataEnd === undefined)
+        return { ...result, head, dataOffset, size: head.length + input.size - dataOffset };
+      const tail = Buffer.concat(sink.tail);
+      return {
+        ...result,
+        head,
+        dataOffset,
+        dataEnd,
+        tail,
+        size: head.length + dataEnd - dataOffset + tail.length,
+      };
+    },
+    !headOnly,
+  );
 }
 
 /** Whether the image data from `from` holds EOI (a file may end in a trailer, or be cut short). */
-async function holdsEoi<F>(io: FileIo<F>, input: Input<F>, from: number): Promise<boolean> {
+async function holdsEoi<F>(io: FileIo<F>, input: Input<F>, from: number, to = input.size): Promise<boolean> {
   const scanner = new EoiScanner();
   const buffer = takeBuffer(io.dataBlock);
   try {
-    for (let position = from; position < input.size && !scanner.found; ) {
-      const bytesRead = await io.read(
-        input.file,
-        buffer,
-        Math.min(buffer.length, input.size - position),
-        position,
-      );
+    for (let position = from; position < to && !scanner.found; ) {
+      const bytesRead = await io.read(input.file, buffer, Math.min(buffer.length, to - position), position);
       if (bytesRead === 0) break;
       scanner.feed(buffer.subarray(0, bytesRead));
       position += bytesRead;

@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readSync, unlinkSync, writeSync, writev
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import type { ByteSink } from './byte-stream.ts';
 import { copyRange } from './kernel-copy.ts';
+import { findTrailer, TRAILER_WINDOW, type Trailer } from './trailers.ts';
 
 /**
  * Enough for the metadata of most files (the IPTC reference head is 38 KB, an APP1 at most 64 KB);
@@ -148,8 +149,8 @@ class SyncFileSink implements CountingSink {
     private readonly input?: { fd: number; size: number },
   ) {}
 
-  copyRest(position: number): boolean {
-    if (!this.input || this.hash) return false;
+  copyRest(position: number, end?: number): boolean {
+    if (!this.input || this.hash || end !== undefined) return false;
     this.flush();
     const copied = copyRange(this.input.fd, position, this.fd, this.input.size - position);
     if (copied === undefined) return false;
@@ -232,7 +233,17 @@ export interface Input<F> {
   file: F;
   size: number;
   endsWithEoi: boolean;
+  /** A trailer with IIM (or AFCP offsets) to rewrite, found in the last bytes of a file that does not end in EOI. */
+  trailer?: Trailer;
   blocks: AsyncIterable<Buffer> | Iterable<Buffer>;
+}
+
+/** The trailer in the last TRAILER_WINDOW bytes of a file, if any. */
+async function readTrailer<F>(io: FileIo<F>, file: F, size: number): Promise<Trailer | undefined> {
+  const length = Math.min(size, TRAILER_WINDOW);
+  const end = Buffer.alloc(length);
+  const read = await io.read(file, end, length, size - length);
+  return read === length ? findTrailer(end, size - length) : undefined;
 }
 
 /** Runs `use` with the input open; closes it and keeps its block buffers afterwards. */
@@ -240,6 +251,8 @@ export async function withInput<F, R>(
   io: FileIo<F>,
   inputPath: string,
   use: (input: Input<F>) => Promise<R>,
+  /** Look for a trailer at the end (not in a head file, which ends where its image data starts). */
+  findsTrailer = true,
 ): Promise<R> {
   const file = await io.open(inputPath, 'r');
   const buffers = [takeBuffer(HEAD_BLOCK), takeBuffer(io.dataBlock), takeBuffer(io.dataBlock)];
@@ -247,10 +260,12 @@ export async function withInput<F, R>(
     const size = await io.size(file);
     const tail = Buffer.alloc(2);
     await io.read(file, tail, 2, Math.max(0, size - 2));
+    const endsWithEoi = endsInEoi(tail, size);
     return await use({
       file,
       size,
-      endsWithEoi: endsInEoi(tail, size),
+      endsWithEoi,
+      trailer: endsWithEoi || !findsTrailer ? undefined : await readTrailer(io, file, size),
       blocks: io.blocks(file, size, buffers),
     });
   } finally {

@@ -47,15 +47,22 @@ function withIim(
     name: Buffer.alloc(0),
     data: iimMd5,
   };
-  const out = resources.map((resource) =>
-    resource.id === IPTC_RESOURCE_ID
-      ? { ...resource, data: iimBlock }
-      : resource.id === IPTC_DIGEST_ID
-        ? { ...resource, data: digest.data }
-        : resource,
-  );
-  if (!out.some((resource) => resource.id === IPTC_RESOURCE_ID)) out.push(updated);
-  if (!out.some((resource) => resource.id === IPTC_DIGEST_ID)) out.push(digest);
+  // The first IIM and digest resources are replaced, further copies (stale) left out. Under
+  // '8BIM' even where an old writer used another type (MeSa, PHUT, ...): ExifTool and Photoshop
+  // read IIM only from an 8BIM resource.
+  const out: PhotoshopResource[] = [];
+  const replaced = new Set<number>();
+  for (const resource of resources) {
+    const replacement =
+      resource.id === IPTC_RESOURCE_ID ? updated : resource.id === IPTC_DIGEST_ID ? digest : undefined;
+    if (!replacement) out.push(resource);
+    else if (!replaced.has(resource.id)) {
+      replaced.add(resource.id);
+      out.push({ ...replacement, name: resource.name });
+    }
+  }
+  if (!replaced.has(IPTC_RESOURCE_ID)) out.push(updated);
+  if (!replaced.has(IPTC_DIGEST_ID)) out.push(digest);
   return out;
 }
 
@@ -63,6 +70,8 @@ export interface StampedSegments extends StampResult {
   segments: Buffer[];
   /** A new Exif payload when the texts it mirrors changed. */
   exif?: Buffer;
+  /** The new IIM block (for its copies in a trailer), when one is written. */
+  iim?: Buffer;
 }
 
 const DC = 'http://purl.org/dc/elements/1.1/';
@@ -129,6 +138,7 @@ export function stampSegments(
   return {
     segments,
     exif,
+    iim: iimBlock,
     warnings: [...parsed.warnings, ...applied.warnings, ...synced.warnings, ...exifWarnings],
     unknownVariables: applied.unknownVariables,
   };

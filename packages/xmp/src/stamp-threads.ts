@@ -128,9 +128,14 @@ class StampThread {
               ...result,
               segments: result.segments.map(asBuffer),
               exif: result.exif ? asBuffer(result.exif) : undefined,
+              iim: result.iim ? asBuffer(result.iim) : undefined,
             }
           : 'head' in result
-            ? { ...result, head: asBuffer(result.head) }
+            ? {
+                ...result,
+                head: asBuffer(result.head),
+                tail: result.tail ? asBuffer(result.tail) : undefined,
+              }
             : result,
       );
     }

@@ -6,6 +6,7 @@ import { defaultLimits, type MetadataLimits, rewriteJpeg } from './jpeg.ts';
 import { type StampedSegments, type StampResult, stampSegments } from './stamp-segments.ts';
 import { stampOnThread } from './stamp-threads.ts';
 import { checkTemplate, type Template } from './template.ts';
+import type { Trailer } from './trailers.ts';
 import type { VariableOptions } from './variables.ts';
 
 export type { StampResult } from './stamp-segments.ts';
@@ -32,6 +33,8 @@ export async function stampWith(
   endsWithEoi = false,
   /** Called once the new metadata is made (a stamp thread's time limit ends there). */
   built?: () => void,
+  /** A trailer found at the end of a file, rewritten with the new IIM. */
+  trailer?: Trailer,
 ): Promise<StampResult> {
   checkTemplate(template); // refuse a bad template before touching the output
   let stamped: StampedSegments | undefined;
@@ -45,10 +48,11 @@ export async function stampWith(
           ? stampSegments(found, template, variables)
           : await stampOnThread(found, template, variables, timeLimitMs);
       built?.();
-      return { segments: stamped.segments, exif: stamped.exif };
+      return { segments: stamped.segments, exif: stamped.exif, iim: stamped.iim };
     },
     { ...defaultLimits, ...options.limits },
     endsWithEoi,
+    trailer,
   );
   const warnings = stamped?.warnings ?? [];
   // Segments dropped after the metadata was written are only known at the end.

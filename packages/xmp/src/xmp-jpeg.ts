@@ -5,8 +5,9 @@ import { createHash } from 'node:crypto';
 import { catalog, localName } from './catalog.ts';
 import { MetadataError } from './errors.ts';
 import { EXTENDED_XMP_HEADER, encodeSegment, type JpegMetadata, XMP_HEADER } from './jpeg.ts';
+import { mendXmpText } from './xmp-lenient.ts';
 import { getProperty, setProperty, XMP_NOTE_NS, type XmpField, type XmpPacket } from './xmp-model.ts';
-import { parseXmpPacket } from './xmp-packet.ts';
+import { decodeXmpForParsing, parseXmpPacket } from './xmp-packet.ts';
 import { propertySizes, serializeXmpPacketBytes } from './xmp-serialize.ts';
 
 const APP1 = 0xe1;
@@ -48,9 +49,28 @@ function readPacket(bytes: Buffer, what: string, warnings: string[]): XmpPacket 
   } catch (error) {
     // Too many properties is refused, not dropped: the caller reports it.
     if (!(error instanceof MetadataError) || error.code === 'METADATA_TOO_LARGE') throw error;
+    const mended =
+      error.code === 'INVALID_XML' ? readMended(bytes, what, error.message, warnings) : undefined;
+    if (mended) return mended;
     warnings.push(
       `${what} could not be read (${error.message}) and was dropped; its IPTC-IIM and EXIF values were kept`,
     );
+    return undefined;
+  }
+}
+
+/** A packet that is not well-formed, read as ExifTool reads it (xmp-lenient.ts), with a warning. */
+function readMended(bytes: Buffer, what: string, fault: string, warnings: string[]): XmpPacket | undefined {
+  const mended = mendXmpText(decodeXmpForParsing(bytes));
+  if (!mended) return undefined;
+  try {
+    const packet = parseXmpPacket(mended.text);
+    warnings.push(
+      `${what} is not well-formed XML (${fault}); read as ExifTool reads it: ${mended.mended.join(', ')}`,
+    );
+    return packet;
+  } catch (error) {
+    if (error instanceof MetadataError && error.code === 'METADATA_TOO_LARGE') throw error;
     return undefined;
   }
 }

@@ -93,3 +93,28 @@ test('a file the engine refuses keeps nothing and leaves the source as it was', 
   assert.equal(count(), before);
   assert.ok((await bytesOf(blobs, source.key)).equals(received));
 });
+
+test('a FotoStation trailer holding IIM: the stamped blob is what stampJpegFile writes, the trailer with the new credit (issue 26)', async () => {
+  const iim = Buffer.concat([Buffer.from([0x1c, 2, 110, 0, 12]), Buffer.from('Old agency 1', 'latin1')]);
+  const footer = Buffer.alloc(10);
+  footer.writeUInt16BE(1, 0); // the IPTC record
+  footer.writeUInt32BE(iim.length + 10, 2);
+  footer.writeUInt32BE(0xa1b2c3d4, 6);
+  const received = Buffer.concat([fs.readFileSync(path.join(images, 'exiv2-Reagan.jpg')), iim, footer]);
+  const source = await blobs.write(Readable.from([received]));
+  const stamped = await stampBlob(ctx, source.key, template('Caption one', 'Agency one'), {
+    filename: 'IMG_1.JPG',
+  });
+  const bytes = await bytesOf(blobs, stamped.blobKey);
+  assert.ok(bytes.equals(await reference(received, template('Caption one', 'Agency one'))));
+  assert.equal(stamped.size, bytes.length);
+  const trailer = bytes.subarray(bytes.length - 10 - iim.length);
+  assert.equal(trailer.readUInt32BE(trailer.length - 4), 0xa1b2c3d4, 'the trailer ends the file');
+  assert.ok(!bytes.includes(Buffer.from('Old agency 1')), 'no copy of the old credit is left');
+  assert.ok(
+    bytes.subarray(bytes.length - 2000).includes(Buffer.from('Agency one')),
+    'the trailer has the new credit',
+  );
+  await blobs.remove(source.key);
+  await blobs.remove(stamped.blobKey);
+});

@@ -1,7 +1,9 @@
 // The metadata writer as the server uses it: a project's template from the database, the
 // team's stamping options from its config files, and a blob stamped into a new blob.
+import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { type StampOptions, stampJpegHead, type Template } from '@photorelay/xmp/index';
+import { Readable } from 'node:stream';
+import { type HeadStampResult, type StampOptions, stampJpegHead, type Template } from '@photorelay/xmp/index';
 import { endsInEoi } from '@photorelay/xmp/stamp-io';
 import { z } from 'zod';
 import type { FilePart } from '../../adapters/storage/file-parts.ts';
@@ -109,9 +111,14 @@ export async function stampBlob(
   options: StampOptions,
 ): Promise<StampedBlob> {
   const stampOptions = { timeLimitMs: ctx.config.STAMP_TIME_LIMIT_MS, ...options };
-  /** The whole file stamped: its new head spliced onto its image data. */
+  /**
+   * The whole file stamped: its new head spliced onto its image data; a file whose trailer holds
+   * IIM (FotoStation, AFCP: rewritten, issue 26) is written whole, as splicing cannot end it.
+   */
   const stampFile = async (file: string) => {
     const stamped = await stampJpegHead(file, template, stampOptions);
+    if (stamped.tail)
+      return stampedBlob(await ctx.blobs.write(Readable.from(withTrailer(file, stamped))), stamped);
     return stampedBlob(
       await ctx.blobs.writeSpliced(stamped.head, { file, start: stamped.dataOffset }),
       stamped,
@@ -129,6 +136,18 @@ export async function stampBlob(
   });
   // Anything else (image data that does not end in EOI): stamped from one whole local copy.
   return stamped ?? ctx.blobs.withLocalFile(sourceKey, stampFile);
+}
+
+/** The bytes of a stamped file with a rewritten trailer: head, image data, trailer. */
+async function* withTrailer(file: string, stamped: HeadStampResult): AsyncGenerator<Buffer> {
+  yield stamped.head;
+  if ((stamped.dataEnd ?? 0) > stamped.dataOffset)
+    yield* createReadStream(file, {
+      start: stamped.dataOffset,
+      end: (stamped.dataEnd ?? 0) - 1,
+      highWaterMark: 1 << 20,
+    });
+  if (stamped.tail) yield stamped.tail;
 }
 
 const stampedBlob = (
