@@ -69,8 +69,12 @@ const schema = z.object({
   PASV_ADDRESS: z.string().optional(),
   SFTP_PORT: port.default(2222),
   REQUIRE_TLS: flag.default(false),
-  PASV_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(8),
+  // A project account is shared by a whole crew (16-25 cameras at a big event; issue 29).
+  PASV_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(32),
   PASV_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(16),
+  /** Unset: half the PASV_PORTS range (see loadConfig). */
+  PASV_MAX_PER_TEAM: z.coerce.number().int().min(1).optional(),
+  PASV_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(2000),
   INGEST_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   MAX_UPLOAD_BYTES: z.coerce
     .number()
@@ -83,10 +87,18 @@ const schema = z.object({
   TEAM_STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(512),
   SCRIPT_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(10_000).default(200),
   SCRIPT_MEMORY_LIMIT_MB: z.coerce.number().int().min(4).max(512).default(32),
+  // Threads of the script sandbox pool, and how many of them one team's scripts may use at once.
+  SCRIPT_THREADS: z.coerce.number().int().min(1).max(32).default(2),
+  SCRIPT_THREADS_PER_TEAM: z.coerce.number().int().min(1).max(32).default(1),
   STAMP_TIME_LIMIT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
 });
 
-export type Config = z.infer<typeof schema> & { publicUrl: string; publicFtpHost: string; secretKey: Buffer };
+export type Config = Omit<z.infer<typeof schema>, 'PASV_MAX_PER_TEAM'> & {
+  PASV_MAX_PER_TEAM: number;
+  publicUrl: string;
+  publicFtpHost: string;
+  secretKey: Buffer;
+};
 
 export class ConfigError extends Error {}
 
@@ -107,6 +119,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     publicFtpHost: c.PUBLIC_FTP_HOST ?? new URL(publicUrl).hostname,
     secretKey: c.SECRET_KEY ? Buffer.from(c.SECRET_KEY, 'hex') : readOrCreateSecret(dataDir),
+    // Half the passive ports: one team leaves the other half to everybody else (issue 25).
+    PASV_MAX_PER_TEAM:
+      c.PASV_MAX_PER_TEAM ?? Math.max(1, Math.floor((c.PASV_PORTS[1] - c.PASV_PORTS[0] + 1) / 2)),
   };
 }
 
