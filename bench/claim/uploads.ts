@@ -94,8 +94,8 @@ async function main() {
       await sql`delete from uploads where team_id in (${sql.join(teamIds)})`.execute(db);
       await sql`
         insert into uploads (team_id, project_id, path, filename, size, sha256, blob_key, state, protocol, chain, received_at)
-        select case when g % 100 = 0 then ${otherTeam} else ${team.teamId} end,
-               case when g % 100 = 0 then ${other.id} else ${burst.id} end,
+        select case when g % 100 = 0 then ${otherTeam}::int else ${team.teamId}::int end,
+               case when g % 100 = 0 then ${other.id}::int else ${burst.id}::int end,
                'IMG_' || g || '.JPG', 'IMG_' || g || '.JPG', 5000000, md5(g::text), 'k', 'received', 'ftp', '{}'::int[], now()
         from generate_series(1, ${received}) g`.execute(db);
       const fair = await timeClaims(db, teamIds, (d) => claimUploadToProcess(d, 60));

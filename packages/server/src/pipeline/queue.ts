@@ -16,7 +16,7 @@ export async function claimUploadToProcess(
   leaseSeconds: number,
   busyTeams: readonly number[] = [],
 ): Promise<UploadToProcess | undefined> {
-  const notBusy = busyTeams.length > 0 ? sql`u.team_id not in (${sql.join([...busyTeams])})` : sql`true`;
+  const notBusy = busyTeams.length > 0 ? sql`t.team_id not in (${sql.join([...busyTeams])})` : sql`true`;
   const result = await sql<{
     id: number;
     project_id: number;
@@ -26,19 +26,35 @@ export async function claimUploadToProcess(
     size: number;
     sha256: string;
   }>`
-    with processing as (
+    with recursive processing as (
       select team_id, count(*) as n from uploads
       where state = 'processing' and locked_until >= now()
       group by team_id
+    ), teams_waiting as (
+      -- The teams with uploads waiting or in processing, one index probe each (a skip scan).
+      (select team_id from uploads where state in ('received', 'processing') order by team_id limit 1)
+      union all
+      select (select u.team_id from uploads u
+              where u.state in ('received', 'processing') and u.team_id > t.team_id
+              order by u.team_id limit 1)
+      from teams_waiting t where t.team_id is not null
+    ), candidates as (
+      -- Each team's oldest upload that may be processed now.
+      select t.team_id, c.id from teams_waiting t
+      cross join lateral (
+        select u.id from uploads u
+        where u.team_id = t.team_id
+          and (u.state = 'received' or (u.state = 'processing' and u.locked_until < now()))
+          and not exists (select 1 from script_backoffs b where b.project_id = u.project_id and b.until > now())
+        order by u.id
+        limit 1 for update of u skip locked
+      ) c
+      where t.team_id is not null and ${notBusy}
     ), next as (
-      select u.id from uploads u
-      left join processing p on p.team_id = u.team_id
-      where (u.state = 'received' or (u.state = 'processing' and u.locked_until < now()))
-        and ${notBusy}
-        and not exists (select 1 from script_backoffs b where b.project_id = u.project_id and b.until > now())
-      order by coalesce(p.n, 0), u.id
+      select c.id from candidates c
+      left join processing p on p.team_id = c.team_id
+      order by coalesce(p.n, 0), c.id
       limit 1
-      for update of u skip locked
     )
     update uploads set state = 'processing', locked_until = now() + make_interval(secs => ${leaseSeconds})
     from next where uploads.id = next.id

@@ -177,6 +177,12 @@ export function createScriptSandbox(
       if (!pending) break;
       dispatch(slot, pending);
     }
+    // Every started thread busy: one more is started now, so that the next team's run does not
+    // wait for a thread's start (a second or more on a loaded machine) behind a looping script.
+    if (slots.every((slot) => slot.current || !slot.worker)) {
+      const spare = slots.find((slot) => !slot.worker && !slot.current);
+      if (spare) start(spare).catch(() => {});
+    }
     // An idle thread does not keep the process alive; one with work does, until it answers.
     for (const slot of slots) if (!slot.current) slot.worker?.unref();
   }

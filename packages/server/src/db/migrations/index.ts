@@ -20,7 +20,7 @@ import * as trafficIndexes from './0025-traffic-indexes.ts';
 import * as calendarChangeCounter from './0026-calendar-change-counter.ts';
 import * as calendarEntryVersions from './0027-calendar-entry-versions.ts';
 import * as calendarEntryListing from './0028-calendar-entry-listing.ts';
-import * as scriptBackoffs from './0031-script-backoffs.ts';
+import * as fairProcessing from './0031-fair-processing.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -45,5 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0026-calendar-change-counter': calendarChangeCounter,
   '0027-calendar-entry-versions': calendarEntryVersions,
   '0028-calendar-entry-listing': calendarEntryListing,
-  '0031-script-backoffs': scriptBackoffs,
+  '0031-fair-processing': fairProcessing,
 };

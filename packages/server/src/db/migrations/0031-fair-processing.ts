@@ -11,5 +11,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       hard_stops integer not null,
       until timestamptz not null
     );
+    -- The upload claim goes team by team (fair across teams): each team's oldest waiting upload
+    -- is an index probe, instead of sorting every waiting upload (bench/claim/uploads.ts).
+    create index uploads_waiting_by_team on uploads(team_id, id) where state in ('received', 'processing');
   `.execute(db);
 }
