@@ -19,8 +19,15 @@ test('defaults match the README table', () => {
     ['10.0.0.1', '192.168.0.0/16', 'loopback', '::1'],
   );
   assert.equal(c.REQUIRE_TLS, false);
-  assert.equal(c.PASV_MAX_PER_ACCOUNT, 8);
+  assert.equal(c.PASV_MAX_PER_ACCOUNT, 32);
   assert.equal(c.PASV_MAX_PER_ADDRESS, 16);
+  // Half of the default range 30000-30100 (101 ports), unless set.
+  assert.equal(c.PASV_MAX_PER_TEAM, 50);
+  assert.equal(loadConfig({ ...base, PASV_PORTS: '40000-40009' }).PASV_MAX_PER_TEAM, 5);
+  assert.equal(loadConfig({ ...base, PASV_MAX_PER_TEAM: '7' }).PASV_MAX_PER_TEAM, 7);
+  assert.equal(c.PASV_WAIT_MS, 2000);
+  assert.equal(c.SCRIPT_THREADS, 2);
+  assert.equal(c.SCRIPT_THREADS_PER_TEAM, 1);
   assert.equal(c.INGEST_MAX_CONNECTIONS_PER_ADDRESS, 100);
   assert.equal(c.HTTP_REQUEST_TIMEOUT_SECONDS, 120);
   assert.equal(c.HTTP_HEADERS_TIMEOUT_SECONDS, 30);

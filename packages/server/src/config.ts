@@ -69,8 +69,12 @@ const schema = z.object({
   PASV_ADDRESS: z.string().optional(),
   SFTP_PORT: port.default(2222),
   REQUIRE_TLS: flag.default(false),
-  PASV_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(8),
+  // A project account is shared by a whole crew (16-25 cameras at a big event; issue 29).
+  PASV_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(32),
   PASV_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(16),
+  /** Unset: half the PASV_PORTS range (see loadConfig). */
+  PASV_MAX_PER_TEAM: z.coerce.number().int().min(1).optional(),
+  PASV_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(2000),
   INGEST_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   MAX_UPLOAD_BYTES: z.coerce
     .number()
@@ -88,6 +92,9 @@ const schema = z.object({
   SFTP_UPLOAD_STALL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   ORPHAN_FILE_AGE_SECONDS: z.coerce.number().int().min(1).default(3600),
   STORAGE_FULL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  // Threads of the script sandbox pool, and how many of them one team's scripts may use at once.
+  SCRIPT_THREADS: z.coerce.number().int().min(1).max(32).default(2),
+  SCRIPT_THREADS_PER_TEAM: z.coerce.number().int().min(1).max(32).default(1),
   STAMP_TIME_LIMIT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
   // Issue 25: thumbnails decode in their own process, killed past these (adapters/pictures).
   PICTURE_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
@@ -96,7 +103,12 @@ const schema = z.object({
   PICTURE_DECODE_BUDGET_MB: z.coerce.number().int().min(16).max(65_536).default(512),
 });
 
-export type Config = z.infer<typeof schema> & { publicUrl: string; publicFtpHost: string; secretKey: Buffer };
+export type Config = Omit<z.infer<typeof schema>, 'PASV_MAX_PER_TEAM'> & {
+  PASV_MAX_PER_TEAM: number;
+  publicUrl: string;
+  publicFtpHost: string;
+  secretKey: Buffer;
+};
 
 export class ConfigError extends Error {}
 
@@ -117,6 +129,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     publicFtpHost: c.PUBLIC_FTP_HOST ?? new URL(publicUrl).hostname,
     secretKey: c.SECRET_KEY ? Buffer.from(c.SECRET_KEY, 'hex') : readOrCreateSecret(dataDir),
+    // Half the passive ports: one team leaves the other half to everybody else (issue 25).
+    PASV_MAX_PER_TEAM:
+      c.PASV_MAX_PER_TEAM ?? Math.max(1, Math.floor((c.PASV_PORTS[1] - c.PASV_PORTS[0] + 1) / 2)),
   };
 }
 

@@ -5,7 +5,7 @@ import { waitForCommand } from '../../test/support/commands.ts';
 import { makeMember, makeTeam, rootFolder } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { randomToken, sha256 } from '../crypto/tokens.ts';
-import { queuedSlowCommandsPerMember } from './kinds.ts';
+import { queuedSlowCommandsPerMember, slowCommandsPerTeam } from './kinds.ts';
 import * as q from './queries.ts';
 import type { CommandHandlers } from './registry.ts';
 
@@ -64,9 +64,10 @@ test("ten Tests against a silent host neither delay another team's downloadxmpfi
   );
   assert.deepEqual([tooMany.status, tooMany.body.error], [429, 'TooManyRequests']);
   assert.match(String(tooMany.body.message), /at most 3/i);
-  // Let the Tests reach the silent host.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  assert.ok(held.size >= 5, `${held.size} Tests are connected and waiting`);
+  // Let the Tests reach the silent host: no more than the team's share of the slow lane.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  assert.ok(held.size >= 1, `${held.size} Tests are connected and waiting`);
+  assert.ok(held.size <= slowCommandsPerTeam, `${held.size} of one team's Tests hold slow slots`);
 
   const victim = await makeTeam(server, 'Fast');
   const project = await victim.owner.client.post<{ projectId: number }>(`/api/${victim.teamUuid}/project`, {
@@ -88,6 +89,22 @@ test("ten Tests against a silent host neither delay another team's downloadxmpfi
   const waited = Date.now() - started;
   assert.equal(outcome.state, 'ok');
   assert.ok(waited < 1000, `downloadxmpfile took ${waited} ms behind ten Tests`);
+
+  // Issue 25 item 6: the other team's own Test (against a port that refuses at once) gets a slow
+  // slot now, not when the first of the ten times out (it waited 18.5 s).
+  const closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const closedPort = (closed.address() as net.AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const testStarted = Date.now();
+  const ownTest = await victim.owner.client.post<{ commandId: number; token: string }>(
+    `/api/${victim.teamUuid}/command/testftpserver`,
+    { ...testBody, port: closedPort },
+  );
+  assert.equal(ownTest.status, 200, JSON.stringify(ownTest.body));
+  await waitForCommand(victim.owner.client, victim.teamUuid, ownTest.body.commandId, ownTest.body.token);
+  const testWaited = Date.now() - testStarted;
+  assert.ok(testWaited < 3000, `the other team's Test took ${testWaited} ms behind ten hanging ones`);
 });
 
 test('commands are fair across teams: a burst of one team does not make another wait behind it', async () => {

@@ -31,6 +31,13 @@ export const isSlowCommand = (kind: string) => (slowCommandKinds as readonly str
 export const laneConcurrency = { fast: 2, slow: 8 } as const;
 export type Lane = keyof typeof laneConcurrency;
 
+/**
+ * Slow commands one team may have running at once (over all runners): half the slow lane, so
+ * one team's Tests against a host that never answers (each waits its 20 s timeout) leave slots
+ * for everybody else (issue 25: another team's Test waited 18.5 s for a slot).
+ */
+export const slowCommandsPerTeam = 4;
+
 /** Slow commands one member may have waiting or running at once; more answer TooManyRequests. */
 export const queuedSlowCommandsPerMember = 3;
 

@@ -37,12 +37,12 @@ const inLane = (column: ReturnType<typeof sql.ref>, slowKinds: readonly string[]
  * Takes one unfinished command of a lane whose lease is free, and leases it. Fair across teams,
  * as the job claim is across projects: the team with the fewest commands of the lane running
  * goes first, oldest first within a team, so one team's ten Tests do not make another team's
- * one wait behind them.
+ * one wait behind them. A team with `perTeam` of the lane running already gets none more.
  */
 export async function claimCommand(
   db: Db,
   leaseSeconds: number,
-  lane: { slowKinds: readonly string[]; slow: boolean },
+  lane: { slowKinds: readonly string[]; slow: boolean; perTeam?: number },
 ) {
   const result = await sql<{
     id: number;
@@ -61,6 +61,7 @@ export async function claimCommand(
       left join running r on r.team_id = c.team_id
       where c.state is null and (c.locked_until is null or c.locked_until < now())
         and ${inLane(sql.ref('c.kind'), lane.slowKinds, lane.slow)}
+        and coalesce(r.n, 0) < ${lane.perTeam ?? 2_147_483_647}
       order by coalesce(r.n, 0), c.id
       limit 1
       for update of c skip locked

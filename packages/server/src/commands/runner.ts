@@ -1,6 +1,6 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { AppContext } from '../context.ts';
-import { commandKinds, type Lane, laneConcurrency, slowCommandKinds } from './kinds.ts';
+import { commandKinds, type Lane, laneConcurrency, slowCommandKinds, slowCommandsPerTeam } from './kinds.ts';
 import * as q from './queries.ts';
 import { type AllCommandHandlers, missingHandlers } from './registry.ts';
 import { unsealPayload } from './sealed-payload.ts';
@@ -33,6 +33,8 @@ export function startCommandRunner(
     const cmd = await q.claimCommand(ctx.db, leaseSeconds, {
       slowKinds: slowCommandKinds,
       slow: lane === 'slow',
+      // The slow lane is shared: one team's hanging Tests must not hold all of it.
+      perTeam: lane === 'slow' ? slowCommandsPerTeam : undefined,
     });
     if (!cmd) return false;
     // There was work: a sibling looks for more while this one runs.

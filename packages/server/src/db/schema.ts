@@ -318,6 +318,14 @@ export interface Database {
   project_xmp_modes: ProjectXmpModesTable;
   metadata_test_images: MetadataTestImagesTable;
   scripts: ScriptsTable;
+  script_backoffs: ScriptBackoffsTable;
+}
+
+/** A project whose script keeps hitting the sandbox's hard stop: its uploads wait until `until`. */
+export interface ScriptBackoffsTable {
+  project_id: number;
+  hard_stops: number;
+  until: Timestamp;
 }
 
 export interface ProjectXmpValuesTable {

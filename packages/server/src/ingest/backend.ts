@@ -16,6 +16,8 @@ export type IngestProtocol = 'ftp' | 'ftps' | 'sftp';
 export interface IngestAccount {
   accountId: number;
   projectId: number;
+  /** The project's team: passive ports are shared out per team (ftp-passive.ts). */
+  teamId: number;
   username: string;
 }
 

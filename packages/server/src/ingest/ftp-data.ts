@@ -21,7 +21,13 @@ import { normalizeAddress } from './remote-address.ts';
 export async function openPassive(
   conn: FtpSrvConnection,
   kind: 'PASV' | 'EPSV',
-  passive: { pool: PassivePool; accountId: number; secureContext: tls.SecureContext; pasvAddress?: string },
+  passive: {
+    pool: PassivePool;
+    accountId: number;
+    teamId: number;
+    secureContext: tls.SecureContext;
+    pasvAddress?: string;
+  },
   log: Logger,
 ): Promise<void> {
   let address = '';
@@ -40,9 +46,14 @@ export async function openPassive(
   try {
     const connector = await passive.pool.listen(
       conn,
-      { accountId: passive.accountId, address: remote },
+      { accountId: passive.accountId, teamId: passive.teamId, address: remote },
       passive.secureContext,
     );
+    // The client may have gone while the PASV waited at a cap: its listener goes back at once.
+    if (conn.commandSocket.destroyed) {
+      connector.end();
+      return;
+    }
     conn.connector = connector;
     const port = connector.port;
     if (kind === 'PASV') {

@@ -25,7 +25,7 @@ export interface FtpIngestOptions {
   dataIdleTimeoutMs?: number;
   /** Failed logins on one connection before it is closed. Default 3. */
   maxLoginFailuresPerConnection?: number;
-  /** Caps of open passive listeners (see ftp-passive.ts). Defaults: 8 per account, 16 per address, 20 s. */
+  /** Caps of open passive listeners (see ftp-passive.ts). Defaults: 32 per account, 16 per address, half the range per team, 2 s wait at a cap, 20 s. */
   passiveLimits?: Partial<PassiveLimits>;
   /** Control connections from one address at once (FTP and FTPS together). Default 100. */
   maxConnectionsPerAddress?: number;

@@ -29,6 +29,8 @@ before(async () => {
     PASV_PORTS: `${pasvMin}-${pasvMin + 11}`,
     PASV_MAX_PER_ACCOUNT: '3',
     PASV_MAX_PER_ADDRESS: '5',
+    PASV_MAX_PER_TEAM: '6',
+    PASV_WAIT_MS: '1000',
     INGEST_MAX_CONNECTIONS_PER_ADDRESS: '20',
   });
 });
@@ -116,6 +118,46 @@ test('passive listeners are capped per account and per address; other accounts a
   assert.equal(await uploaded(victim.projectId, 'IMG_0002.JPG'), 200_000);
 });
 
+// Issue 25 item 5: with 7 addresses and 14 accounts one team held all 101 ports; others got 425.
+test('one team, with many accounts and addresses, holds no more than its share of the passive ports', async () => {
+  const attackerTeam = await makeTeam(server);
+  const accounts = await Promise.all([1, 2, 3, 4].map((i) => account(attackerTeam, `Share ${i}`)));
+  const victim = await account(await makeTeam(server), 'Share victim');
+  // 4 accounts x 3 from 4 addresses: within every per-account and per-address cap, 12 = the whole range.
+  try {
+    const tries = await Promise.all(
+      accounts.flatMap((a, i) => [0, 1, 2].map(async () => (await session(a, `127.0.0.${i + 2}`)).epsv())),
+    );
+    const held = tries.filter((r) => r.port).length;
+    assert.equal(held, 6, `the team holds ${held} of 12 passive ports`);
+    for (const r of tries.filter((t) => !t.port))
+      assert.match(r.reply, /^425 Too many open data connections for your team/);
+    // Another team still gets a port and uploads.
+    assert.ok((await (await session(victim, '127.0.0.6')).epsv()).port, 'the other team gets a port');
+    await curlUpload(victim, 'IMG_0101.JPG', '127.0.0.7');
+    assert.equal(await uploaded(victim.projectId, 'IMG_0101.JPG'), 200_000);
+  } finally {
+    for (const s of sessions.splice(0)) s.close();
+  }
+});
+
+// Issue 29 item 3: a PASV at a cap waits briefly for a listener to close instead of a 425 at once.
+test('a PASV at the account cap waits for a free listener instead of an immediate 425', async () => {
+  const crew = await account(await makeTeam(server), 'Crew');
+  try {
+    const first = [await session(crew), await session(crew), await session(crew)];
+    for (const raw of first) assert.ok((await raw.epsv()).port);
+    const fourth = await session(crew);
+    const waiting = fourth.epsv();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    first[0]?.close();
+    const r = await waiting;
+    assert.ok(r.port, `the fourth camera got ${r.reply}`);
+  } finally {
+    for (const s of sessions.splice(0)) s.close();
+  }
+});
+
 test("connecting to someone else's passive port first does not abort their upload", async () => {
   const victim = await account(await makeTeam(server), 'Hijack victim');
   const raw = await session(victim);
@@ -175,7 +217,7 @@ test('a passive listener nobody connects to is freed after its timeout', async (
     maxUploadBytes: 1_000_000,
     backend,
     log: pino({ level: 'silent' }),
-    passiveLimits: { perAccount: 1, listenTimeoutMs: 300 },
+    passiveLimits: { perAccount: 1, listenTimeoutMs: 300, waitMs: 0 },
   });
   const first = new RawFtp(ftp.port);
   const second = new RawFtp(ftp.port);
@@ -191,6 +233,50 @@ test('a passive listener nobody connects to is freed after its timeout', async (
     second.close();
     await ftp.close();
     backend.cleanup();
+  }
+});
+
+// Issue 29 item 3: sixteen cameras on one project account, each slow to open its data
+// connection, with the default caps (8 per account refused 0.4-3.3 % of uploads).
+test('sixteen cameras on one account are never refused a passive port', async () => {
+  const crewMin = pasvMin + 40;
+  const crewServer = await startTestServer({ PASV_PORTS: `${crewMin}-${crewMin + 39}` });
+  try {
+    const { account: crew } = await makeProjectWithServer(crewServer, await makeTeam(crewServer), 'Event');
+    if (!crew) throw new Error('project without FTP account');
+    const port = crewServer.running.ingest?.ftpPort ?? 0;
+    const refusals: string[] = [];
+    let stored = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, camera) => {
+        const raw = new RawFtp(port);
+        try {
+          assert.match(await raw.login(crew.username, crew.password), /^230/);
+          assert.match(await raw.cmd('TYPE I'), /^200/);
+          for (let file = 0; file < 5; file++) {
+            const { port: dataPort, reply } = await raw.epsv();
+            if (!dataPort) {
+              refusals.push(reply);
+              continue;
+            }
+            // A camera takes its time between the 229 and its data connection.
+            await new Promise((resolve) => setTimeout(resolve, 150));
+            const data = await dataConnect(dataPort);
+            raw.socket.write(`STOR cam${camera}-${file}.jpg\r\n`);
+            assert.match(await raw.reply(), /^150/);
+            data.end(crypto.randomBytes(20_000));
+            assert.match(await raw.reply(), /^226/);
+            stored++;
+          }
+        } finally {
+          raw.close();
+        }
+      }),
+    );
+    assert.deepEqual(refusals, [], `${refusals.length} of 80 PASVs refused`);
+    assert.equal(stored, 80);
+  } finally {
+    await crewServer.stop();
   }
 });
 

@@ -8,8 +8,10 @@ import { normalizeAddress } from './remote-address.ts';
  * ftp-srv's passive connector, so that no client can take the ports of others:
  * - a listener lives only from PASV/EPSV until its data connection arrives (then the port is free
  *   again), the transfer ends, the session ends, or `listenTimeoutMs` passes;
- * - open listeners are capped per account and per client address; the one who hits a cap gets a
- *   clear 425, everyone else still finds free ports;
+ * - open listeners are capped per account, per client address and per team (a team holds at
+ *   most its share of the range however many accounts and addresses it has); the one who hits a
+ *   cap waits up to `waitMs` for a listener of its own to close, then gets a clear 425, and
+ *   everyone else still finds free ports;
  * - a data connection is accepted only from the control connection's address; others are closed
  *   silently and the listener keeps waiting for the right one (ftp-srv instead aborted the
  *   session: anyone could cancel someone else's upload by connecting first).
@@ -19,6 +21,10 @@ import { normalizeAddress } from './remote-address.ts';
 export interface PassiveLimits {
   perAccount: number;
   perAddress: number;
+  /** Listeners all accounts of one team may hold open at once. */
+  perTeam: number;
+  /** A PASV at a cap (or with every port taken) waits this long for a free one before its 425. */
+  waitMs: number;
   /** A listener nobody connected to is closed after this long. */
   listenTimeoutMs: number;
 }
@@ -27,6 +33,7 @@ export class PassiveLimitError extends Error {}
 
 interface Owner {
   accountId: number;
+  teamId: number;
   address: string;
 }
 
@@ -34,6 +41,9 @@ export class PassivePool {
   private readonly inUse = new Set<number>();
   private readonly byAccount = new Map<number, number>();
   private readonly byAddress = new Map<string, number>();
+  private readonly byTeam = new Map<number, number>();
+  /** PASVs waiting at a cap: woken whenever a listener closes. */
+  private waiting = new Set<() => void>();
   private cursor: number;
 
   constructor(
@@ -50,16 +60,24 @@ export class PassivePool {
     return this.inUse.size;
   }
 
-  /** Opens a listener for `conn`; throws PassiveLimitError (a client-safe text) at a cap. */
+  /**
+   * Opens a listener for `conn`. At a cap it waits up to `waitMs` for a listener to close (a
+   * camera crew on one account that briefly holds many); then throws PassiveLimitError (a
+   * client-safe text).
+   */
   async listen(
     conn: FtpSrvConnection,
     owner: Owner,
     secureContext: tls.SecureContext,
   ): Promise<PassiveConnector> {
-    if ((this.byAccount.get(owner.accountId) ?? 0) >= this.limits.perAccount)
-      throw new PassiveLimitError('Too many open data connections for this account; finish a transfer first');
-    if ((this.byAddress.get(owner.address) ?? 0) >= this.limits.perAddress)
-      throw new PassiveLimitError('Too many open data connections from your address; try again shortly');
+    const deadline = Date.now() + this.limits.waitMs;
+    for (;;) {
+      const refusal = this.refusal(owner);
+      if (!refusal) break;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new PassiveLimitError(refusal);
+      await this.released(left);
+    }
     const slot = this.take(owner);
     try {
       const { server, port } = await this.bind();
@@ -78,20 +96,48 @@ export class PassivePool {
     }
   }
 
+  /** Why `owner` may not open a listener now, or null when it may. */
+  private refusal(owner: Owner): string | null {
+    if ((this.byAccount.get(owner.accountId) ?? 0) >= this.limits.perAccount)
+      return 'Too many open data connections for this account; finish a transfer first';
+    if ((this.byAddress.get(owner.address) ?? 0) >= this.limits.perAddress)
+      return 'Too many open data connections from your address; try again shortly';
+    if ((this.byTeam.get(owner.teamId) ?? 0) >= this.limits.perTeam)
+      return 'Too many open data connections for your team; try again shortly';
+    if (this.inUse.size >= this.range[1] - this.range[0] + 1)
+      return 'No free passive port; try again shortly';
+    return null;
+  }
+
+  /** Resolves when a listener closes, or after `ms`. */
+  private released(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiting.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiting.add(done);
+    });
+  }
+
   private take(owner: Owner): () => void {
     this.byAccount.set(owner.accountId, (this.byAccount.get(owner.accountId) ?? 0) + 1);
     this.byAddress.set(owner.address, (this.byAddress.get(owner.address) ?? 0) + 1);
+    this.byTeam.set(owner.teamId, (this.byTeam.get(owner.teamId) ?? 0) + 1);
     return () => this.release(owner, undefined);
   }
 
   private release(owner: Owner, port: number | undefined): void {
     if (port !== undefined) this.inUse.delete(port);
-    const account = (this.byAccount.get(owner.accountId) ?? 1) - 1;
-    if (account > 0) this.byAccount.set(owner.accountId, account);
-    else this.byAccount.delete(owner.accountId);
-    const address = (this.byAddress.get(owner.address) ?? 1) - 1;
-    if (address > 0) this.byAddress.set(owner.address, address);
-    else this.byAddress.delete(owner.address);
+    decrement(this.byAccount, owner.accountId);
+    decrement(this.byAddress, owner.address);
+    decrement(this.byTeam, owner.teamId);
+    // Every waiter looks again (each at its own caps); the first to find room takes it.
+    const waiting = this.waiting;
+    this.waiting = new Set();
+    for (const wake of waiting) wake();
   }
 
   /** The next free port of the range that the system lets us listen on. */
@@ -114,6 +160,12 @@ export class PassivePool {
     }
     throw new PassiveLimitError('No free passive port; try again shortly');
   }
+}
+
+function decrement<K>(counts: Map<K, number>, key: K): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }
 
 type Accepted = net.Socket & { connected?: boolean };

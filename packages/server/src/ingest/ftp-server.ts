@@ -42,8 +42,11 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   const tls = cameraTlsOptions(options.tls);
   const secureContext = tlsModule.createSecureContext(tls);
   const pool = new PassivePool(options.pasvRange, options.host, {
-    perAccount: 8,
+    perAccount: 32,
     perAddress: 16,
+    // Half the range: one team, however many accounts and addresses, leaves the rest to others.
+    perTeam: Math.max(1, Math.floor((options.pasvRange[1] - options.pasvRange[0] + 1) / 2)),
+    waitMs: 2000,
     listenTimeoutMs: 20_000,
     ...options.passiveLimits,
   });

@@ -131,7 +131,13 @@ export class FtpSession {
           await openPassive(
             conn,
             directive,
-            { pool, accountId: this.account.accountId, secureContext, pasvAddress },
+            {
+              pool,
+              accountId: this.account.accountId,
+              teamId: this.account.teamId,
+              secureContext,
+              pasvAddress,
+            },
             options.log,
           );
         }

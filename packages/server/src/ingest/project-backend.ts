@@ -40,7 +40,7 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
       const expected = Buffer.from(decryptSecret(ctx.config.secretKey, project.ingest_password_enc));
       const given = Buffer.from(password);
       if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return null;
-      return { accountId: project.id, projectId: project.id, username };
+      return { accountId: project.id, projectId: project.id, teamId: project.team_id, username };
     },
 
     async storeUpload(account, relativePath, data: Readable, info) {

@@ -34,7 +34,12 @@ export async function startIngest(
     backend,
     log: ctx.log,
     loginThrottle,
-    passiveLimits: { perAccount: config.PASV_MAX_PER_ACCOUNT, perAddress: config.PASV_MAX_PER_ADDRESS },
+    passiveLimits: {
+      perAccount: config.PASV_MAX_PER_ACCOUNT,
+      perAddress: config.PASV_MAX_PER_ADDRESS,
+      perTeam: config.PASV_MAX_PER_TEAM,
+      waitMs: config.PASV_WAIT_MS,
+    },
     maxConnectionsPerAddress: config.INGEST_MAX_CONNECTIONS_PER_ADDRESS,
     requireTls: config.REQUIRE_TLS,
   });

@@ -3,11 +3,20 @@ import type { Db } from '../db/kysely.ts';
 import { destinationLive } from '../modules/jobs/protocol-queries.ts';
 import type { UploadToProcess } from './processing.ts';
 
-/** Leases the next upload to process (new, or one whose processor died). */
+/**
+ * Leases the next upload to process (new, or one whose processor died). Fair across teams, as
+ * the job claim is across projects: the team with the fewest uploads in processing goes first,
+ * oldest first within a team; `busyTeams` (those at their share of this worker's slots) get
+ * none, and a project whose script keeps hitting the sandbox's hard stop waits out its backoff
+ * (modules/scripts noteScriptHardStop). Before, uploads went strictly by id: one team's 20
+ * pictures held every slot and another team's waited 30-47 s (issue 25).
+ */
 export async function claimUploadToProcess(
   db: Db,
   leaseSeconds: number,
+  busyTeams: readonly number[] = [],
 ): Promise<UploadToProcess | undefined> {
+  const notBusy = busyTeams.length > 0 ? sql`t.team_id not in (${sql.join([...busyTeams])})` : sql`true`;
   const result = await sql<{
     id: number;
     project_id: number;
@@ -17,13 +26,39 @@ export async function claimUploadToProcess(
     size: number;
     sha256: string;
   }>`
-    update uploads set state = 'processing', locked_until = now() + make_interval(secs => ${leaseSeconds})
-    where id = (
-      select id from uploads
-      where state = 'received' or (state = 'processing' and locked_until < now())
-      order by id limit 1 for update skip locked
+    with recursive processing as (
+      select team_id, count(*) as n from uploads
+      where state = 'processing' and locked_until >= now()
+      group by team_id
+    ), teams_waiting as (
+      -- The teams with uploads waiting or in processing, one index probe each (a skip scan).
+      (select team_id from uploads where state in ('received', 'processing') order by team_id limit 1)
+      union all
+      select (select u.team_id from uploads u
+              where u.state in ('received', 'processing') and u.team_id > t.team_id
+              order by u.team_id limit 1)
+      from teams_waiting t where t.team_id is not null
+    ), candidates as (
+      -- Each team's oldest upload that may be processed now.
+      select t.team_id, c.id from teams_waiting t
+      cross join lateral (
+        select u.id from uploads u
+        where u.team_id = t.team_id
+          and (u.state = 'received' or (u.state = 'processing' and u.locked_until < now()))
+          and not exists (select 1 from script_backoffs b where b.project_id = u.project_id and b.until > now())
+        order by u.id
+        limit 1 for update of u skip locked
+      ) c
+      where t.team_id is not null and ${notBusy}
+    ), next as (
+      select c.id from candidates c
+      left join processing p on p.team_id = c.team_id
+      order by coalesce(p.n, 0), c.id
+      limit 1
     )
-    returning id, project_id, team_id, path, blob_key, size, sha256
+    update uploads set state = 'processing', locked_until = now() + make_interval(secs => ${leaseSeconds})
+    from next where uploads.id = next.id
+    returning uploads.id, uploads.project_id, uploads.team_id, uploads.path, uploads.blob_key, uploads.size, uploads.sha256
   `.execute(db);
   const row = result.rows[0];
   return (

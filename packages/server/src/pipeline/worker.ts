@@ -8,7 +8,7 @@ import { settleUpload } from '../modules/scripts/settle.ts';
 import { deliverToProject, deliverToServer, PermanentDeliveryError } from './delivery.ts';
 import { notifyJobGaveUp } from './failure-notice.ts';
 import { sweepOrphanFiles } from './orphan-sweep.ts';
-import { type ProcessingStep, ProcessingStopped, processUpload } from './processing.ts';
+import { type ProcessingStep, ProcessingStopped, processUpload, type UploadToProcess } from './processing.ts';
 import * as q from './queue.ts';
 import { purgeExpiredUploads } from './retention.ts';
 import { postponeUpload, StorageFullError } from './storage-full.ts';
@@ -66,14 +66,35 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     maybe.jobs = true;
   };
 
+  // Uploads in processing here, per team: a team gets at most half the processing slots, so
+  // another team's picture finds one free however many a burst brought (issue 25).
+  const processingByTeam = new Map<number, number>();
+  const processShare = Math.max(1, Math.ceil((options.processConcurrency ?? options.concurrency) / 2));
+
   async function processOne(): Promise<boolean> {
     if (!maybe.uploads) return false;
     const seen = wakeups;
-    const upload = await q.claimUploadToProcess(ctx.db, options.leaseSeconds);
+    const busyTeams = [...processingByTeam].filter(([, n]) => n >= processShare).map(([team]) => team);
+    const upload = await q.claimUploadToProcess(ctx.db, options.leaseSeconds, busyTeams);
     if (!upload) {
       if (seen === wakeups) maybe.uploads = false;
       return false;
     }
+    processingByTeam.set(upload.teamId, (processingByTeam.get(upload.teamId) ?? 0) + 1);
+    try {
+      await processClaimed(upload);
+    } finally {
+      const left = (processingByTeam.get(upload.teamId) ?? 1) - 1;
+      if (left > 0) processingByTeam.set(upload.teamId, left);
+      else processingByTeam.delete(upload.teamId);
+      // Its team may have a slot again: an upload the claim passed over may be next.
+      wakeups++;
+      maybe.uploads = true;
+    }
+    return true;
+  }
+
+  async function processClaimed(upload: UploadToProcess) {
     // A large or hostile file may take longer than the lease: keep it, or another worker starts over.
     const heartbeat = setInterval(
       () => {
@@ -102,7 +123,6 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     wakeups++;
     maybe.jobs = true;
     pump(lanes.deliver);
-    return true;
   }
 
   async function deliverOne(): Promise<boolean> {

@@ -56,7 +56,7 @@ export class TempDirBackend implements IngestBackend {
   }
 
   addAccount(username: string, password: string, accountId: number): IngestAccount {
-    const account = { accountId, projectId: accountId * 10, username };
+    const account = { accountId, projectId: accountId * 10, teamId: accountId * 100, username };
     this.users.set(username, { password, account });
     fs.mkdirSync(path.join(this.accountsDir, String(accountId)), { recursive: true });
     return account;

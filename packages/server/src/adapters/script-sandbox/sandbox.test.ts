@@ -221,3 +221,41 @@ describe('script sandbox', () => {
     await expectError("file.name = ''", /not a valid file name/);
   });
 });
+
+// Issue 25: one team's script that runs into the hard stop holds at most its share of the pool.
+describe('script sandbox pool', () => {
+  const pool = createScriptSandbox(
+    { timeMs: 200, memoryBytes: 32 * 1024 * 1024 },
+    { threads: 2, perTeam: 1 },
+  );
+  after(() => pool.close());
+  const loop = 'var a = []; while (true) a.push(new Array(1e5).fill(1));';
+
+  test("another team's run is not queued behind a team's looping ones", async () => {
+    // Both threads warm, so the figure below is the queue, not a thread's start.
+    await Promise.all(
+      [1, 2].map((team) => pool.run([{ name: 'warm.script', source: '1' }], input(), { teamId: team })),
+    );
+    const looping = [1, 2, 3].map(() =>
+      pool.run([{ name: 'loop.script', source: loop }], input(), { teamId: 1 }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const other = await pool.run([{ name: 'calm.script', source: "meta.set('caption', 'calm')" }], input(), {
+      teamId: 2,
+    });
+    const waited = Date.now() - started;
+    assert.equal(other.ok, true);
+    assert.ok(waited < 1500, `the other team's run waited ${waited} ms`);
+    const results = await Promise.all(looping);
+    for (const result of results) {
+      assert.equal(result.ok, false);
+      if (!result.ok) assert.match(result.error.message, /time limit of 200 ms exceeded|memory/);
+    }
+    // The runs whose thread had to be ended say so (the pipeline backs their project off).
+    assert.ok(
+      results.some((r) => 'hardStop' in r),
+      'a hard stop is reported',
+    );
+  });
+});

@@ -206,7 +206,11 @@ export async function runScripts(
   const result = await scriptSandbox(ctx.config).run(
     loaded.scripts.map((s) => ({ name: s.filename, source: s.source })),
     input,
+    { teamId: upload.teamId },
   );
+  // A script that keeps running into the hard stop makes its project's uploads wait (issue 25).
+  if (!result.ok && 'hardStop' in result) await q.noteScriptHardStop(ctx.db, upload.projectId);
+  else await q.clearScriptHardStops(ctx.db, upload.projectId);
   const scripts = loaded.scripts.map((s) => `${s.owner} ${s.ownerName}: ${s.filename}`);
   if (!result.ok) {
     const where = result.error.position ? `${result.error.position}: ` : '';

@@ -142,3 +142,26 @@ export async function settleScriptedJobs(
     `.execute(db);
   }
 }
+
+/**
+ * A run of the project's scripts ran into the sandbox's hard stop: counted, and from the second
+ * in a row its uploads wait (5 s, doubling to 5 min) before they are claimed again
+ * (pipeline/queue.ts claimUploadToProcess), so a looping script does not burn a core per picture.
+ */
+export const noteScriptHardStop = (db: Db, projectId: number) =>
+  sql`insert into script_backoffs (project_id, hard_stops, until) values (${projectId}, 1, now())
+      on conflict (project_id) do update set hard_stops = script_backoffs.hard_stops + 1,
+        until = now() + make_interval(secs => least(300, 5 * power(2, least(script_backoffs.hard_stops, 16) - 1)))`.execute(
+    db,
+  );
+
+/** A run that ended on its own: the project's count of hard stops starts again. */
+export const clearScriptHardStops = (db: Db, projectId: number) =>
+  db.deleteFrom('script_backoffs').where('project_id', '=', projectId).execute();
+
+/** A script of the team was stored or deleted: its projects' uploads need not wait for the old one. */
+export const clearTeamScriptBackoffs = (db: Db, teamId: number) =>
+  db
+    .deleteFrom('script_backoffs')
+    .where('project_id', 'in', (eb) => eb.selectFrom('projects').select('id').where('team_id', '=', teamId))
+    .execute();

@@ -42,6 +42,7 @@ export async function getScript(
 
 export async function deleteScript(ctx: AppContext, member: Member, owner: Owner) {
   await q.deleteScript(ctx.db, member.teamId, await requireOwner(ctx, member, owner, 'write'));
+  await q.clearTeamScriptBackoffs(ctx.db, member.teamId);
 }
 
 /**
@@ -66,5 +67,7 @@ export async function storeScriptFile(ctx: AppContext, member: Member, input: St
     throw new AppError('ValidationError', `${position}${errorPositionSeparator}${error.message}`);
   }
   await q.upsertScript(ctx.db, member.teamId, target, { filename: input.filename, source });
+  // Uploads held back for a script that kept hitting the hard stop go on with the new one.
+  await q.clearTeamScriptBackoffs(ctx.db, member.teamId);
   return { filename: input.filename, size: bytes.length };
 }
