@@ -17,6 +17,8 @@ export const errorCodes = {
   PayloadTooLarge: 413,
   QuotaExceeded: 413,
   InternalError: 500,
+  /** PostgreSQL is away (restart, fail-over); health says so and the server reconnects. */
+  DatabaseUnavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;
