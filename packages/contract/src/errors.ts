@@ -19,6 +19,8 @@ export const errorCodes = {
   /** A picture too large to decode by its header, or whose decode overran its time or memory (issue 25). */
   PictureRefused: 422,
   InternalError: 500,
+  /** PostgreSQL is away (restart, fail-over); health says so and the server reconnects. */
+  DatabaseUnavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -29,9 +29,11 @@ export const getDebugSettings = userRoute({
   access: forUsers,
 });
 
+/** 200 when the server and its database answer; 503 DatabaseUnavailable while the database is away. */
 export const getHealth = userRoute({
   method: 'GET',
   path: '/health',
-  response: z.object({ status: z.literal('ok') }),
+  response: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
   access: forAnyone,
+  errors: ['DatabaseUnavailable'],
 });

@@ -10,9 +10,10 @@ import { startCommandRunner } from './commands/runner.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { secureDataDir } from './data-dir.ts';
-import { type Db, migrate, openDatabase } from './db/kysely.ts';
+import { type Db, migrate, openDatabase, waitForDatabase } from './db/kysely.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { listenForWakeups, notifyWorkers, wakeTopics } from './db/wake-channel.ts';
+import { answerDatabaseUnavailable } from './http/database-wait.ts';
 import { startIngest } from './ingest/start.ts';
 import { createLog } from './log.ts';
 import { externalCalendarCommands } from './modules/externalcalendars/commands.ts';
@@ -76,13 +77,27 @@ export async function startPhotoRelay(
     (await openDatabase({
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
+      log,
       // Nothing works without the database: exit, so that the supervisor starts us afresh.
       onUnexpectedExit: (code) => {
         log.fatal(`the embedded database process stopped (exit ${code}); exiting`);
         process.exit(1);
       },
     }));
-  if (!options.db) await migrate(db);
+  if (!options.db) {
+    if (config.DATABASE_URL) {
+      // Meanwhile the HTTP port says why nothing works yet (health probes, browsers).
+      let waiting: Promise<{ close(): Promise<void> }> | undefined;
+      const answers = role !== 'ingest' && role !== 'worker' && options.listen !== false;
+      await waitForDatabase(db, log, {
+        onWaiting: () => {
+          if (answers) waiting = answerDatabaseUnavailable(config.PORT, config.HOST);
+        },
+      });
+      await (await waiting?.catch(() => undefined))?.close();
+    }
+    await migrate(db);
+  }
   const mailer =
     options.mailer ??
     createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log });

@@ -74,10 +74,14 @@ async function newPostgresDatabase(
   };
 }
 
-/** Creates DATA_DIR and the database, migrates it and seeds one ready team (owner logs in with `team.email`/`team.password`). */
-export async function prepareData(): Promise<PreparedData> {
+/**
+ * Creates DATA_DIR and the database, migrates it and seeds one ready team (owner logs in with
+ * `team.email`/`team.password`). `options.postgresUrl`: on that PostgreSQL server (a test's own
+ * cluster) whatever the test backend.
+ */
+export async function prepareData(options: { postgresUrl?: string } = {}): Promise<PreparedData> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-proc-'));
-  const adminUrl = postgresAdminUrl();
+  const adminUrl = options.postgresUrl ?? postgresAdminUrl();
   const pgDb = adminUrl ? await newPostgresDatabase(adminUrl) : undefined;
   const db = await openDatabase({ databaseUrl: pgDb?.url, dataDir });
   let team: SeededTeam;

@@ -1,6 +1,8 @@
+import { AppError } from '@photorelay/contract/errors';
 import * as c from '@photorelay/contract/settings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { databaseAnswers } from '../../db/kysely.ts';
 import { handle } from '../../http/route.ts';
 import { requireUser } from '../../http/session.ts';
 
@@ -22,8 +24,9 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       app,
       c.getHealth,
       async () => {
-        await ctx.db.selectFrom('teams').select('id').limit(1).execute();
-        return { status: 'ok' as const };
+        if (!(await databaseAnswers(ctx.db)))
+          throw new AppError('DatabaseUnavailable', 'database unavailable');
+        return { status: 'ok' as const, database: 'ok' as const };
       },
       { logLevel: 'silent' },
     );
