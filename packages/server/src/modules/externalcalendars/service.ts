@@ -12,7 +12,8 @@ import {
   type IcsFetchOptions,
   normalizeCalendarUrl,
 } from '../../adapters/ics/fetch.ts';
-import { type IcsEvent, IcsParseError, type IcsReader, readIcs } from '../../adapters/ics/parse.ts';
+import { type IcsEvent, IcsLimitError, IcsParseError } from '../../adapters/ics/parse.ts';
+import { readIcsInThread, type ThreadReader } from '../../adapters/ics/read-in-thread.ts';
 import type { AppContext } from '../../context.ts';
 import { requireTeamAdmin } from '../folders/permissions.ts';
 import type { Member } from '../teams/service.ts';
@@ -95,48 +96,57 @@ function fetchOptions(ctx: AppContext, overrides: FetchOverrides, validators?: q
   };
 }
 
-/** Reads the feed's components; its series are expanded while the entries are stored (`storeWhileReading`). */
-const read = (text: string, zone: string): IcsReader =>
-  readIcs(text, { ...importRange(), defaultZone: zone, maxEvents: 50_000 });
+/**
+ * Reads the feed on a thread of its own (parse and expansion), within the deadline and heap of
+ * the config. The team's imported entries stay within `limits.importedEntriesPerTeam`: a feed
+ * that would bring them over it is refused, not cut short.
+ */
+async function read(ctx: AppContext, text: string, zone: string, room: number): Promise<ThreadReader> {
+  return readIcsInThread(text, {
+    ...importRange(),
+    defaultZone: zone,
+    maxEvents: Math.max(0, room),
+    refuseOverMaxEvents: true,
+    timeMs: ctx.config.CALENDAR_READ_TIME_LIMIT_MS,
+    memoryMb: ctx.config.CALENDAR_READ_MEMORY_LIMIT_MB,
+  });
+}
 
-/** Rows per statement; the database stores one batch while this process expands the next. */
-const batchSize = 1000;
-/** Occurrences expanded between two turns of the event loop (so a statement's bytes go out meanwhile). */
-const turnEvery = 200;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** The entries a feed may bring in: the team's cap less what its other calendars hold. */
+async function entryRoom(ctx: AppContext, teamId: number, calendarId?: number) {
+  const imported = await q.countImported(ctx.db, teamId, calendarId);
+  return limits.importedEntriesPerTeam - imported.entries;
+}
+
+/** The cap's error in the team's words instead of the reader's (which knows only the room left). */
+function capError(error: unknown): unknown {
+  if (error instanceof IcsLimitError && error.reason === 'tooManyEntries') {
+    return new AppError('Conflict', externalCalendarTexts.tooManyEntries);
+  }
+  return error;
+}
 
 /**
  * Hands the feed's occurrences to `store` in batches, one per UID and recurrence id (the first
  * wins: a feed may repeat an override, and entries are inserted without a conflict check per
- * row). The expansion (ical.js, this process) and the statements (the database's process)
- * overlap: each batch is sent before the next is expanded, instead of parsing the whole feed
- * first and inserting after. Returns the number of repeated occurrences left out.
+ * row). The thread expands the next batches while the database stores this one. Returns the
+ * number of repeated occurrences left out.
  */
-async function storeWhileReading(reader: IcsReader, store: (events: IcsEvent[]) => Promise<void>) {
+async function storeWhileReading(reader: ThreadReader, store: (events: IcsEvent[]) => Promise<void>) {
   const seen = new Set<string>();
   let repeated = 0;
-  let batch: IcsEvent[] = [];
-  let pending: Promise<void> | undefined;
-  const send = async () => {
-    await pending;
-    pending = store(batch);
-    // Awaited before the next batch or at the end; meanwhile a failure must not count as unhandled.
-    pending.catch(() => {});
-    batch = [];
-  };
-  let expanded = 0;
-  for (const event of reader.events) {
-    const key = q.entryKey(event.uid, event.recurrenceId);
-    if (seen.has(key)) repeated++;
-    else {
-      seen.add(key);
-      batch.push(event);
-      if (batch.length >= batchSize) await send();
+  for await (const events of reader.batches) {
+    const batch: IcsEvent[] = [];
+    for (const event of events) {
+      const key = q.entryKey(event.uid, event.recurrenceId);
+      if (seen.has(key)) repeated++;
+      else {
+        seen.add(key);
+        batch.push(event);
+      }
     }
-    if (++expanded % turnEvery === 0) await nextTurn();
+    if (batch.length > 0) await store(batch);
   }
-  if (batch.length > 0) await send();
-  await pending;
   return repeated;
 }
 
@@ -150,10 +160,12 @@ export async function createExternalCalendar(
   requireTeamAdmin(member);
   try {
     const url = normalizeCalendarUrl(calendarUrl).href;
+    await requireCalendarRoom(ctx, member.teamId);
     const fetched = await fetchIcs(url, fetchOptions(ctx, overrides));
     if (fetched.status !== 'ok')
       throw new IcsFetchError('httpStatus', 'The server answered 304 without a calendar');
-    const feed = read(fetched.text, await teamZone(ctx, member.teamId));
+    const room = await entryRoom(ctx, member.teamId);
+    const feed = await read(ctx, fetched.text, await teamZone(ctx, member.teamId), room);
     const folderId = await q.findCalendarsFolder(ctx.db, member.teamId);
     if (!folderId) throw new AppError('Conflict', 'The team has no calendar folder');
     const name = feed.name ?? new URL(url).hostname;
@@ -190,7 +202,15 @@ export async function createExternalCalendar(
       skipped: feed.skipped + repeated,
     };
   } catch (error) {
-    throw userFacing(error);
+    throw userFacing(capError(error));
+  }
+}
+
+/** A team has at most `limits.externalCalendarsPerTeam` feeds. */
+async function requireCalendarRoom(ctx: AppContext, teamId: number) {
+  const imported = await q.countImported(ctx.db, teamId);
+  if (imported.calendars >= limits.externalCalendarsPerTeam) {
+    throw new AppError('Conflict', externalCalendarTexts.tooManyCalendars);
   }
 }
 
@@ -227,8 +247,7 @@ export async function syncCalendar(
     // The stored entries are read by the database while this process reads the feed's components.
     const storedRows = q.listExternalEntries(ctx.db, calendar.id);
     storedRows.catch(() => {});
-    await nextTurn();
-    const feed = read(fetched.text, zone);
+    const feed = await read(ctx, fetched.text, zone, await entryRoom(ctx, calendar.teamId, calendar.id));
     const stored = new Map((await storedRows).map((e) => [e.key, e]));
     let inserted = 0;
     let updated = 0;
@@ -278,7 +297,7 @@ export async function syncCalendar(
       skipped: feed.skipped + repeated,
     };
   } catch (error) {
-    const failure = userFacing(error);
+    const failure = userFacing(capError(error));
     await q.markFailed(ctx.db, calendar.id, failure instanceof Error ? failure.message : String(failure));
     throw failure;
   }
