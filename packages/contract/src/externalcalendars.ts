@@ -2,8 +2,8 @@
 // §7 "Calendar") and the per-member iCalendar feed.
 import { z } from 'zod';
 import { commandStarted } from './commands.ts';
-import { limits } from './limits.ts';
 import { fileDownload, idParam, okResult } from './common.ts';
+import { limits } from './limits.ts';
 import { forAnyone, forMembers, forNode, forTeamAdmins, teamRoute, userRoute } from './route.ts';
 
 /** The kind stored in calendars.type for a feed (spec §3: "google is the external kind"). */

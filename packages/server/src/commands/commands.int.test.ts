@@ -99,7 +99,10 @@ test('a restart does not repeat a finished command, and ends an interrupted one 
   const client = (await import('../../test/support/factories.ts')).login(server, team.owner.email);
   const result = await waitForCommand(await client, team.teamUuid, crashed.commandId, crashed.token);
   assert.equal(result.state, 'error');
-  assert.match(String(result.detail), /interrupted \(the server stopped while it ran\) and was not run again/);
+  assert.match(
+    String(result.detail),
+    /interrupted \(the server stopped while it ran\) and was not run again/,
+  );
   assert.equal(runs.get(`crashed-${team.teamId}`), undefined, 'the interrupted command is not run again');
   const after = await store(team.teamId, team.owner.userId, `after-${team.teamId}`);
   assert.equal((await waitForCommand(await client, team.teamUuid, after.commandId, after.token)).state, 'ok');

@@ -337,8 +337,7 @@ export function readIcs(text: string, options: IcsParseOptions): IcsReader {
           strictExceptions: true,
         });
         overrides.delete(uid);
-        for (const occurrence of occurrences(event, options, budget))
-          yield toEvent(uid, occurrence, options);
+        for (const occurrence of occurrences(event, options, budget)) yield toEvent(uid, occurrence, options);
       } catch (error) {
         // A rule that never matches or a feed over its budget refuses the feed, not one series.
         if (error instanceof IcsLimitError) throw error;

@@ -15,6 +15,7 @@ import {
 import { type IcsEvent, IcsLimitError, IcsParseError } from '../../adapters/ics/parse.ts';
 import { readIcsInThread, type ThreadReader } from '../../adapters/ics/read-in-thread.ts';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/kysely.ts';
 import { requireTeamAdmin } from '../folders/permissions.ts';
 import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
@@ -127,27 +128,33 @@ function capError(error: unknown): unknown {
 }
 
 /**
- * Hands the feed's occurrences to `store` in batches, one per UID and recurrence id (the first
- * wins: a feed may repeat an override, and entries are inserted without a conflict check per
- * row). The thread expands the next batches while the database stores this one. Returns the
- * number of repeated occurrences left out.
+ * Takes the feed's occurrences from its thread, one per UID and recurrence id (the first wins: a
+ * feed may repeat an override, and entries are inserted without a conflict check per row). All
+ * of them are taken before the transaction starts: on PGlite the transaction holds the one
+ * connection, and a slow feed must not hold it (and every other team's queries) while it expands.
  */
-async function storeWhileReading(reader: ThreadReader, store: (events: IcsEvent[]) => Promise<void>) {
+async function takeAll(reader: ThreadReader) {
   const seen = new Set<string>();
+  const events: IcsEvent[] = [];
   let repeated = 0;
-  for await (const events of reader.batches) {
-    const batch: IcsEvent[] = [];
-    for (const event of events) {
+  for await (const batch of reader.batches) {
+    for (const event of batch) {
       const key = q.entryKey(event.uid, event.recurrenceId);
       if (seen.has(key)) repeated++;
       else {
         seen.add(key);
-        batch.push(event);
+        events.push(event);
       }
     }
-    if (batch.length > 0) await store(batch);
   }
-  return repeated;
+  return { events, repeated };
+}
+
+/** Rows per statement. */
+const batchSize = 1000;
+
+async function storeInBatches(events: IcsEvent[], store: (batch: IcsEvent[]) => Promise<void>) {
+  for (let at = 0; at < events.length; at += batchSize) await store(events.slice(at, at + batchSize));
 }
 
 /** Command createexternalcalendar: fetch, read, then store the calendar and its entries in one transaction. */
@@ -160,19 +167,20 @@ export async function createExternalCalendar(
   requireTeamAdmin(member);
   try {
     const url = normalizeCalendarUrl(calendarUrl).href;
-    await requireCalendarRoom(ctx, member.teamId);
+    await requireCalendarRoom(ctx.db, member.teamId);
     const fetched = await fetchIcs(url, fetchOptions(ctx, overrides));
     if (fetched.status !== 'ok')
       throw new IcsFetchError('httpStatus', 'The server answered 304 without a calendar');
     const room = await entryRoom(ctx, member.teamId);
     const feed = await read(ctx, fetched.text, await teamZone(ctx, member.teamId), room);
+    const { events, repeated } = await takeAll(feed);
     const folderId = await q.findCalendarsFolder(ctx.db, member.teamId);
     if (!folderId) throw new AppError('Conflict', 'The team has no calendar folder');
     const name = feed.name ?? new URL(url).hostname;
     const refname = `ext-${randomBytes(6).toString('hex')}`;
     let inserted = 0;
-    let repeated = 0;
     const id = await ctx.db.transaction().execute(async (trx) => {
+      await requireCalendarRoom(trx, member.teamId);
       const calendarId = await q.insertExternalCalendar(trx, {
         teamId: member.teamId,
         folderId,
@@ -185,9 +193,9 @@ export async function createExternalCalendar(
           Date.now() + (refreshEvery.seconds + Math.random() * refreshEvery.jitterSeconds) * 1000,
         ),
       });
-      repeated = await storeWhileReading(feed, async (events) => {
-        await q.insertExternalEntries(trx, member.teamId, calendarId, events);
-        inserted += events.length;
+      await storeInBatches(events, async (batch) => {
+        await q.insertExternalEntries(trx, member.teamId, calendarId, batch);
+        inserted += batch.length;
       });
       return calendarId;
     });
@@ -207,8 +215,8 @@ export async function createExternalCalendar(
 }
 
 /** A team has at most `limits.externalCalendarsPerTeam` feeds. */
-async function requireCalendarRoom(ctx: AppContext, teamId: number) {
-  const imported = await q.countImported(ctx.db, teamId);
+async function requireCalendarRoom(db: Db, teamId: number) {
+  const imported = await q.countImported(db, teamId);
   if (imported.calendars >= limits.externalCalendarsPerTeam) {
     throw new AppError('Conflict', externalCalendarTexts.tooManyCalendars);
   }
@@ -248,16 +256,16 @@ export async function syncCalendar(
     const storedRows = q.listExternalEntries(ctx.db, calendar.id);
     storedRows.catch(() => {});
     const feed = await read(ctx, fetched.text, zone, await entryRoom(ctx, calendar.teamId, calendar.id));
+    const { events, repeated } = await takeAll(feed);
     const stored = new Map((await storedRows).map((e) => [e.key, e]));
     let inserted = 0;
     let updated = 0;
-    let repeated = 0;
     let removed: number[] = [];
     await ctx.db.transaction().execute(async (trx) => {
-      repeated = await storeWhileReading(feed, async (events) => {
+      await storeInBatches(events, async (batch) => {
         const inserts: IcsEvent[] = [];
         const updates: (IcsEvent & { id: number })[] = [];
-        for (const event of events) {
+        for (const event of batch) {
           const key = q.entryKey(event.uid, event.recurrenceId);
           const old = stored.get(key);
           if (!old) inserts.push(event);
