@@ -85,7 +85,7 @@ const schema = z.object({
   SCRIPT_MEMORY_LIMIT_MB: z.coerce.number().int().min(4).max(512).default(32),
   STAMP_TIME_LIMIT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
   // Reading one calendar feed (parse and expansion, on a thread of its own): its deadline and heap.
-  CALENDAR_READ_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  CALENDAR_READ_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   CALENDAR_READ_MEMORY_LIMIT_MB: z.coerce.number().int().min(16).max(4096).default(256),
 });
 

@@ -179,26 +179,35 @@ export async function createExternalCalendar(
     const name = feed.name ?? new URL(url).hostname;
     const refname = `ext-${randomBytes(6).toString('hex')}`;
     let inserted = 0;
+    // The calendar first (the cap checked in the same transaction), its entries after it one
+    // statement at a time: on PGlite a transaction holds the one connection, and a 50,000-entry
+    // import in one held every team's queries (and /api/health) for its whole length. The
+    // validators are stored last, so an import cut off half-way is read in full by the next refresh.
     const id = await ctx.db.transaction().execute(async (trx) => {
       await requireCalendarRoom(trx, member.teamId);
-      const calendarId = await q.insertExternalCalendar(trx, {
+      return q.insertExternalCalendar(trx, {
         teamId: member.teamId,
         folderId,
         name: name.slice(0, limits.folderName),
         refname,
         url,
-        etag: fetched.etag,
-        lastModified: fetched.lastModified,
+        etag: null,
+        lastModified: null,
         refreshDueAt: new Date(
           Date.now() + (refreshEvery.seconds + Math.random() * refreshEvery.jitterSeconds) * 1000,
         ),
       });
+    });
+    try {
       await storeInBatches(events, async (batch) => {
-        await q.insertExternalEntries(trx, member.teamId, calendarId, batch);
+        await q.insertExternalEntries(ctx.db, member.teamId, id, batch);
         inserted += batch.length;
       });
-      return calendarId;
-    });
+      await q.markRefreshed(ctx.db, id, { etag: fetched.etag, lastModified: fetched.lastModified });
+    } catch (error) {
+      await q.deleteCalendar(ctx.db, member.teamId, id).catch(() => {});
+      throw error;
+    }
     return {
       dbcalendarid: id,
       name,
