@@ -128,36 +128,42 @@ function capError(error: unknown): unknown {
 }
 
 /**
- * Takes the feed's occurrences from its thread, one per UID and recurrence id (the first wins: a
- * feed may repeat an override, and entries are inserted without a conflict check per row). All
- * of them are taken before the transaction starts: on PGlite the transaction holds the one
- * connection, and a slow feed must not hold it (and every other team's queries) while it expands.
+ * The feed's occurrences as they come from its thread, one per UID and recurrence id (the first
+ * wins: a feed may repeat an override, and entries are inserted without a conflict check per
+ * row), in statements of `batchSize` rows; `counts.repeated` is complete at the end.
  */
-async function takeAll(reader: ThreadReader) {
+async function* distinctBatches(reader: ThreadReader, counts: { repeated: number }) {
   const seen = new Set<string>();
-  const events: IcsEvent[] = [];
-  let repeated = 0;
   for await (const batch of reader.batches) {
+    const fresh: IcsEvent[] = [];
     for (const event of batch) {
       const key = q.entryKey(event.uid, event.recurrenceId);
-      if (seen.has(key)) repeated++;
+      if (seen.has(key)) counts.repeated++;
       else {
         seen.add(key);
-        events.push(event);
+        fresh.push(event);
       }
     }
+    for (let at = 0; at < fresh.length; at += batchSize) yield fresh.slice(at, at + batchSize);
   }
-  return { events, repeated };
 }
 
-/** Rows per statement. */
-const batchSize = 1000;
+/** Rows per statement: small enough that building and sending one is a short turn of the event loop. */
+const batchSize = 250;
 
-async function storeInBatches(events: IcsEvent[], store: (batch: IcsEvent[]) => Promise<void>) {
-  for (let at = 0; at < events.length; at += batchSize) await store(events.slice(at, at + batchSize));
+/**
+ * All of a feed's occurrences, taken before a transaction starts: on PGlite the transaction holds
+ * the one connection, and a slow feed must not hold it (and every other team's queries) while it
+ * expands.
+ */
+async function takeAll(reader: ThreadReader) {
+  const counts = { repeated: 0 };
+  const batches: IcsEvent[][] = [];
+  for await (const batch of distinctBatches(reader, counts)) batches.push(batch);
+  return { batches, repeated: counts.repeated };
 }
 
-/** Command createexternalcalendar: fetch, read, then store the calendar and its entries in one transaction. */
+/** Command createexternalcalendar: fetch, read on its thread, store the calendar, then its entries as they come. */
 export async function createExternalCalendar(
   ctx: AppContext,
   member: Member,
@@ -173,16 +179,17 @@ export async function createExternalCalendar(
       throw new IcsFetchError('httpStatus', 'The server answered 304 without a calendar');
     const room = await entryRoom(ctx, member.teamId);
     const feed = await read(ctx, fetched.text, await teamZone(ctx, member.teamId), room);
-    const { events, repeated } = await takeAll(feed);
     const folderId = await q.findCalendarsFolder(ctx.db, member.teamId);
     if (!folderId) throw new AppError('Conflict', 'The team has no calendar folder');
     const name = feed.name ?? new URL(url).hostname;
     const refname = `ext-${randomBytes(6).toString('hex')}`;
     let inserted = 0;
     // The calendar first (the cap checked in the same transaction), its entries after it one
-    // statement at a time: on PGlite a transaction holds the one connection, and a 50,000-entry
-    // import in one held every team's queries (and /api/health) for its whole length. The
-    // validators are stored last, so an import cut off half-way is read in full by the next refresh.
+    // statement at a time as the thread expands them: on PGlite a transaction holds the one
+    // connection, and a 50,000-entry import in one held every team's queries (and /api/health)
+    // for its whole length. A feed that fails half-way takes its calendar with it; the validators
+    // are stored last, so an import cut off by a crash is read in full by the next refresh.
+    const counts = { repeated: 0 };
     const id = await ctx.db.transaction().execute(async (trx) => {
       await requireCalendarRoom(trx, member.teamId);
       return q.insertExternalCalendar(trx, {
@@ -199,10 +206,10 @@ export async function createExternalCalendar(
       });
     });
     try {
-      await storeInBatches(events, async (batch) => {
+      for await (const batch of distinctBatches(feed, counts)) {
         await q.insertExternalEntries(ctx.db, member.teamId, id, batch);
         inserted += batch.length;
-      });
+      }
       await q.markRefreshed(ctx.db, id, { etag: fetched.etag, lastModified: fetched.lastModified });
     } catch (error) {
       await q.deleteCalendar(ctx.db, member.teamId, id).catch(() => {});
@@ -216,7 +223,7 @@ export async function createExternalCalendar(
       inserted,
       updated: 0,
       removed: 0,
-      skipped: feed.skipped + repeated,
+      skipped: feed.skipped + counts.repeated,
     };
   } catch (error) {
     throw userFacing(capError(error));
@@ -265,13 +272,13 @@ export async function syncCalendar(
     const storedRows = q.listExternalEntries(ctx.db, calendar.id);
     storedRows.catch(() => {});
     const feed = await read(ctx, fetched.text, zone, await entryRoom(ctx, calendar.teamId, calendar.id));
-    const { events, repeated } = await takeAll(feed);
+    const { batches, repeated } = await takeAll(feed);
     const stored = new Map((await storedRows).map((e) => [e.key, e]));
     let inserted = 0;
     let updated = 0;
     let removed: number[] = [];
     await ctx.db.transaction().execute(async (trx) => {
-      await storeInBatches(events, async (batch) => {
+      for (const batch of batches) {
         const inserts: IcsEvent[] = [];
         const updates: (IcsEvent & { id: number })[] = [];
         for (const event of batch) {
@@ -293,7 +300,7 @@ export async function syncCalendar(
         await q.insertExternalEntries(trx, calendar.teamId, calendar.id, inserts);
         inserted += inserts.length;
         updated += updates.length;
-      });
+      }
       // What is left was not in the feed.
       removed = [...stored.values()].map((e) => e.id);
       await q.markCopies(trx, calendar.teamId, removed, 'vanished');
