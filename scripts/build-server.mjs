@@ -46,6 +46,8 @@ export async function buildServer({ onlyIfStale = false } = {}) {
       'pglite-host': path.join(server, 'src/db/pglite-host.ts'),
       // The script sandbox's worker thread (adapters/script-sandbox/sandbox.ts loads it by this name).
       'script-sandbox-thread': path.join(server, 'src/adapters/script-sandbox/sandbox-thread.ts'),
+      // The calendar reader's thread (adapters/ics/read-in-thread.ts loads it by this name).
+      'ics-read-thread': path.join(server, 'src/adapters/ics/read-thread.ts'),
       // The metadata engine's stamp thread (packages/xmp/src/stamp-threads.ts loads it by this name).
       'stamp-thread': path.join(root, 'packages/xmp/src/stamp-thread.ts'),
       // The picture scaler's process (adapters/pictures/picture-scaler.ts forks it by this name).

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { commandStarted } from './commands.ts';
 import { fileDownload, idParam, okResult } from './common.ts';
+import { limits } from './limits.ts';
 import { forAnyone, forMembers, forNode, forTeamAdmins, teamRoute, userRoute } from './route.ts';
 
 /** The kind stored in calendars.type for a feed (spec §3: "google is the external kind"). */
@@ -12,6 +13,8 @@ export const externalCalendarTexts = {
   urlTooShort: 'The address must have at least 3 characters',
   defaultNotDeletable: 'The default calendar cannot be deleted',
   refreshRunning: 'This calendar is being refreshed; try again in a moment',
+  tooManyCalendars: `A team can have at most ${limits.externalCalendarsPerTeam} external calendars`,
+  tooManyEntries: `The team's external calendars would hold more than ${limits.importedEntriesPerTeam.toLocaleString('en')} entries`,
 } as const;
 
 export const externalCalendar = z.object({

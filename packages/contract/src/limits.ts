@@ -48,6 +48,9 @@ export const limits = {
   calendarListMaxDays: 400,
   calendarText: 256,
   calendarDescription: 4000,
+  /** External calendars (feeds) a team may have, and entries imported from them all together. */
+  externalCalendarsPerTeam: 20,
+  importedEntriesPerTeam: 50_000,
 } as const;
 
 export const ftpProtocols = ['ftp', 'ftps', 'sftp'] as const;

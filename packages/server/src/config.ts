@@ -101,6 +101,9 @@ const schema = z.object({
   PICTURE_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(65_536).default(768),
   // What a picture's header may claim that decoding holds: a 100 MP baseline JPEG needs 300 MB.
   PICTURE_DECODE_BUDGET_MB: z.coerce.number().int().min(16).max(65_536).default(512),
+  // Reading one calendar feed (parse and expansion, on a thread of its own): its deadline and heap.
+  CALENDAR_READ_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
+  CALENDAR_READ_MEMORY_LIMIT_MB: z.coerce.number().int().min(16).max(4096).default(256),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'PASV_MAX_PER_TEAM'> & {

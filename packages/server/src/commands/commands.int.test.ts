@@ -66,28 +66,47 @@ test('a command runs once and its state is polled with its token', async () => {
   );
 });
 
-test('a restart neither loses a pending command nor repeats a finished one', async () => {
+test('a restart does not repeat a finished command, and ends an interrupted one as an error', async () => {
   const team = await makeTeam(server);
   const db = server.running.ctx.db;
   const done = await store(team.teamId, team.owner.userId, `done-${team.teamId}`);
   await waitForCommand(team.owner.client, team.teamUuid, done.commandId, done.token);
 
-  // A command a crashed runner had leased: it is taken again once the lease has run out.
-  const crashed = await store(team.teamId, team.owner.userId, `crashed-${team.teamId}`);
-  await db
-    .updateTable('commands')
-    .set({ locked_until: sql`now() + interval '1 second'`, attempts: 1 })
-    .where('id', '=', crashed.commandId)
-    .where('state', 'is', null)
-    .execute();
+  // A command a crashed runner had leased: once the lease has run out it ends as an error with a
+  // plain reason instead of being run again (an input that crashed the server would crash it again).
+  // Stored as leased (attempts 1) in one statement, so the running runner cannot take it first.
+  const token = randomToken(18);
+  const { id } = await db
+    .insertInto('commands')
+    .values({
+      team_id: team.teamId,
+      user_id: team.owner.userId,
+      kind: 'test/echo',
+      token_hash: sha256(token),
+      payload: JSON.stringify({ text: `crashed-${team.teamId}` }),
+      state: null,
+      detail: null,
+      locked_until: sql`now() + interval '1 second'`,
+      attempts: 1,
+      finished_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const crashed = { commandId: id, token };
 
   await server.stop();
   server = await startTestServer({}, { commandHandlers });
   const client = (await import('../../test/support/factories.ts')).login(server, team.owner.email);
   const result = await waitForCommand(await client, team.teamUuid, crashed.commandId, crashed.token);
-  assert.equal(result.state, 'ok');
+  assert.equal(result.state, 'error');
+  assert.match(
+    String(result.detail),
+    /interrupted \(the server stopped while it ran\) and was not run again/,
+  );
+  assert.equal(runs.get(`crashed-${team.teamId}`), undefined, 'the interrupted command is not run again');
+  const after = await store(team.teamId, team.owner.userId, `after-${team.teamId}`);
+  assert.equal((await waitForCommand(await client, team.teamUuid, after.commandId, after.token)).state, 'ok');
   assert.equal(runs.get(`done-${team.teamId}`), 1);
-  assert.ok((runs.get(`crashed-${team.teamId}`) ?? 0) >= 1);
 });
 
 test('a runner without a handler for one of the command kinds does not start', async () => {

@@ -6,12 +6,15 @@ import { type AllCommandHandlers, missingHandlers } from './registry.ts';
 import { unsealPayload } from './sealed-payload.ts';
 
 const leaseSeconds = 300;
-const maxAttempts = 3;
+
+export const interruptedText =
+  'The command was interrupted (the server stopped while it ran) and was not run again. Start it again if it is still needed.';
 
 /**
  * Runs stored commands in two lanes, each fair across teams (queries.ts claimCommand): fast
- * local commands never wait behind slow network ones (kinds.ts). A finished command is never
- * run again; one whose runner died is taken again when its lease ends, at most three times.
+ * local commands never wait behind slow network ones (kinds.ts). A command is run once: one
+ * whose run was cut off (the process died or hung while it ran, its lease ran out) ends as an
+ * error when it is taken again, so an input that crashes the server cannot crash the next one too.
  * `handlers` has one for every kind in kinds.ts, or the runner does not start.
  */
 export function startCommandRunner(
@@ -42,8 +45,8 @@ export function startCommandRunner(
     const handler = Object.hasOwn(handlers, cmd.kind) ? handlers[cmd.kind] : undefined;
     if (!handler) {
       await q.finishCommand(ctx.db, cmd.id, 'error', `Unknown command ${cmd.kind}`);
-    } else if (cmd.attempts > maxAttempts) {
-      await q.finishCommand(ctx.db, cmd.id, 'error', 'The command was interrupted too often.');
+    } else if (cmd.attempts > 1) {
+      await q.finishCommand(ctx.db, cmd.id, 'error', interruptedText);
     } else {
       try {
         const detail = await handler(ctx, {

@@ -14,6 +14,8 @@ import { handlesAllErrors } from './query-client.ts';
 
 export const externalCalendarKeys = {
   feed: (teamUuid: string) => [...teamScope(teamUuid), 'calendarfeed'] as const,
+  // Under the calendar's key: adding, refreshing or deleting a calendar updates the counts too.
+  list: (teamUuid: string) => [...calendarKeys.all(teamUuid), 'external'] as const,
 };
 
 // ---- fetchers ----
@@ -30,6 +32,13 @@ export const calendarFeedQuery = (teamUuid: string) =>
   });
 
 export const useCalendarFeed = (teamUuid: string) => useQuery(calendarFeedQuery(teamUuid));
+
+/** The team's external calendars with their entry counts (owners and operators). */
+export const useExternalCalendars = (teamUuid: string) =>
+  useQuery({
+    queryKey: externalCalendarKeys.list(teamUuid),
+    queryFn: ({ signal }) => callRoute(routes.listExternalCalendars, { teamUuid, signal }),
+  });
 
 // ---- mutations ----
 

@@ -30,9 +30,64 @@ export interface IcsParseOptions {
   /** Zone for floating times, unknown TZIDs and all-day dates (the team's zone). */
   defaultZone: string;
   maxEvents?: number;
+  /** Recurrence steps the whole feed may take (ical.js's inner steps counted); past it the feed is refused. */
+  maxSteps?: number;
+  /** Past `maxEvents` the feed is refused (`tooManyEntries`) instead of cut short (`truncated`). */
+  refuseOverMaxEvents?: boolean;
 }
 
 export class IcsParseError extends Error {}
+
+export type IcsLimitReason =
+  | 'neverMatches'
+  | 'tooManySteps'
+  | 'tooManyEntries'
+  | 'timeLimit'
+  | 'memoryLimit'
+  | 'readerFailed';
+
+/** A feed refused for what it would cost to read (hostile or broken rules, too many entries). */
+export class IcsLimitError extends IcsParseError {
+  constructor(
+    readonly reason: IcsLimitReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Steps a feed may take by default: a daily series over 60 years is 22,000; 60,000 plain events 60,000. */
+export const defaultMaxSteps = 1_000_000;
+
+/**
+ * ical.js's `RecurIterator.next()` loops inside one call until the rule's parts match, forever
+ * for a rule that never matches (FREQ=DAILY;BYMONTH=2;BYMONTHDAY=31). Every turn of that loop
+ * asks `check_contracting_rules`, so counting there counts every inner step against the budget
+ * of the expansion running now (set around each `next()` call; JavaScript runs one at a time).
+ */
+const stepBudget: { left: number } = { left: Number.POSITIVE_INFINITY };
+type IteratorProto = { check_contracting_rules: () => boolean };
+const iteratorProto = ICAL.RecurIterator.prototype as unknown as IteratorProto;
+const checkRules = iteratorProto.check_contracting_rules;
+iteratorProto.check_contracting_rules = function (this: IteratorProto) {
+  if (--stepBudget.left < 0) throw new StepBudgetExceeded();
+  return checkRules.call(this);
+};
+class StepBudgetExceeded extends Error {}
+
+const daysInMonth = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const allMonths = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+
+/** Why a series' rule can never produce an occurrence (a month without that day), or null. */
+export function neverMatchingRule(rule: ICAL.Recur): string | null {
+  const parts = rule.parts as { BYMONTH?: number[]; BYMONTHDAY?: number[] };
+  const monthDays = parts.BYMONTHDAY;
+  if (!monthDays?.length) return null;
+  const months = parts.BYMONTH?.length ? parts.BYMONTH : allMonths;
+  const exists = months.some((m) => monthDays.some((d) => Math.abs(d) <= (daysInMonth[m - 1] ?? 0)));
+  if (exists) return null;
+  return `BYMONTH=${months.join(',')} has no day ${monthDays.join(',')}`;
+}
 
 const textLimit = 4000;
 // A daily rule from 1970 reaches 2030 in ~22,000 steps; more is a broken or hostile feed.
@@ -135,17 +190,51 @@ function inRange(event: IcsEvent, options: IcsParseOptions): boolean {
   return event.end > options.from && event.start < options.to;
 }
 
-function* occurrences(event: ICAL.Event, options: IcsParseOptions): Generator<Occurrence> {
+function tooManySteps(event: ICAL.Event, fields: ItemFields): IcsLimitError {
+  return new IcsLimitError(
+    'tooManySteps',
+    `The calendar's repeating events take too many steps to expand (stopped at "${fields.summary || event.uid}")`,
+  );
+}
+
+function* occurrences(
+  event: ICAL.Event,
+  options: IcsParseOptions,
+  budget: { left: number },
+): Generator<Occurrence> {
   const masterFields = fieldsOf(event);
   if (!event.isRecurring()) {
     yield { fields: masterFields, startDate: event.startDate, endDate: event.endDate, recurrenceId: null };
     return;
   }
+  for (const property of event.component.getAllProperties('rrule')) {
+    const why = neverMatchingRule(property.getFirstValue() as ICAL.Recur);
+    if (why) {
+      throw new IcsLimitError(
+        'neverMatches',
+        `The event "${masterFields.summary || event.uid}" repeats by a rule that never matches (${why})`,
+      );
+    }
+  }
   const masterTzid = masterFields.startTzid;
   const exceptionFields = new Map<ICAL.Event, ItemFields>();
-  const iterator = event.iterator();
+  const counted = <T>(step: () => T): T => {
+    stepBudget.left = budget.left;
+    try {
+      return step();
+    } catch (error) {
+      if (error instanceof StepBudgetExceeded) throw tooManySteps(event, masterFields);
+      throw error;
+    } finally {
+      budget.left = stepBudget.left;
+      stepBudget.left = Number.POSITIVE_INFINITY;
+    }
+  };
+  // Starting the iterator walks to the first occurrence already.
+  const iterator = counted(() => event.iterator());
+  const nextOf = () => counted(() => iterator.next());
   let steps = 0;
-  for (let next = iterator.next(); next; next = iterator.next()) {
+  for (let next = nextOf(); next; next = nextOf()) {
     if (++steps > maxStepsPerSeries) return;
     // The series' own time decides where it stops, so an endless rule ends at the range's end.
     const at = instantOf(next, masterTzid, options.defaultZone);
@@ -221,6 +310,7 @@ export function readIcs(text: string, options: IcsParseOptions): IcsReader {
   const root = rootCalendar(text);
   cacheMissingZones(root, text);
   const maxEvents = options.maxEvents ?? 100_000;
+  const budget = { left: options.maxSteps ?? defaultMaxSteps };
   const masters = new Map<string, ICAL.Component>();
   const overrides = new Map<string, ICAL.Component[]>();
   const state = { skipped: 0, truncated: false };
@@ -247,8 +337,10 @@ export function readIcs(text: string, options: IcsParseOptions): IcsReader {
           strictExceptions: true,
         });
         overrides.delete(uid);
-        for (const occurrence of occurrences(event, options)) yield toEvent(uid, occurrence, options);
-      } catch {
+        for (const occurrence of occurrences(event, options, budget)) yield toEvent(uid, occurrence, options);
+      } catch (error) {
+        // A rule that never matches or a feed over its budget refuses the feed, not one series.
+        if (error instanceof IcsLimitError) throw error;
         state.skipped++;
       }
     }
@@ -277,6 +369,12 @@ export function readIcs(text: string, options: IcsParseOptions): IcsReader {
     for (const event of expand()) {
       if (!inRange(event, options)) continue;
       if (count >= maxEvents) {
+        if (options.refuseOverMaxEvents) {
+          throw new IcsLimitError(
+            'tooManyEntries',
+            `The calendar has more than ${maxEvents} entries in the imported range`,
+          );
+        }
         state.truncated = true;
         return;
       }

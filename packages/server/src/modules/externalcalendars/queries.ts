@@ -75,6 +75,22 @@ export const listExternalCalendars = async (db: Db, teamId: number) =>
       .execute()
   ).map((r) => ({ ...calendarOf(r), entryCount: Number(r.entry_count ?? 0) }));
 
+/** The team's external calendars and the entries imported into them, `exceptCalendarId`'s left out. */
+export async function countImported(db: Db, teamId: number, exceptCalendarId?: number) {
+  let query = db
+    .selectFrom('calendars as c')
+    .leftJoin('calendar_entries as e', 'e.calendar_id', 'c.id')
+    .select((eb) => [
+      eb.fn.count<string>('c.id').distinct().as('calendars'),
+      eb.fn.count<string>('e.id').as('entries'),
+    ])
+    .where('c.team_id', '=', teamId)
+    .where('c.type', '<>', 'default');
+  if (exceptCalendarId !== undefined) query = query.where('c.id', '<>', exceptCalendarId);
+  const row = await query.executeTakeFirstOrThrow();
+  return { calendars: Number(row.calendars), entries: Number(row.entries) };
+}
+
 export const findCalendar = async (db: Db, teamId: number, id: number) => {
   const row = await db
     .selectFrom('calendars as c')

@@ -12,8 +12,10 @@ import {
   type IcsFetchOptions,
   normalizeCalendarUrl,
 } from '../../adapters/ics/fetch.ts';
-import { type IcsEvent, IcsParseError, type IcsReader, readIcs } from '../../adapters/ics/parse.ts';
+import { type IcsEvent, IcsLimitError, IcsParseError } from '../../adapters/ics/parse.ts';
+import { readIcsInThread, type ThreadReader } from '../../adapters/ics/read-in-thread.ts';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/kysely.ts';
 import { requireTeamAdmin } from '../folders/permissions.ts';
 import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
@@ -95,52 +97,73 @@ function fetchOptions(ctx: AppContext, overrides: FetchOverrides, validators?: q
   };
 }
 
-/** Reads the feed's components; its series are expanded while the entries are stored (`storeWhileReading`). */
-const read = (text: string, zone: string): IcsReader =>
-  readIcs(text, { ...importRange(), defaultZone: zone, maxEvents: 50_000 });
-
-/** Rows per statement; the database stores one batch while this process expands the next. */
-const batchSize = 1000;
-/** Occurrences expanded between two turns of the event loop (so a statement's bytes go out meanwhile). */
-const turnEvery = 200;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
- * Hands the feed's occurrences to `store` in batches, one per UID and recurrence id (the first
- * wins: a feed may repeat an override, and entries are inserted without a conflict check per
- * row). The expansion (ical.js, this process) and the statements (the database's process)
- * overlap: each batch is sent before the next is expanded, instead of parsing the whole feed
- * first and inserting after. Returns the number of repeated occurrences left out.
+ * Reads the feed on a thread of its own (parse and expansion), within the deadline and heap of
+ * the config. The team's imported entries stay within `limits.importedEntriesPerTeam`: a feed
+ * that would bring them over it is refused, not cut short.
  */
-async function storeWhileReading(reader: IcsReader, store: (events: IcsEvent[]) => Promise<void>) {
-  const seen = new Set<string>();
-  let repeated = 0;
-  let batch: IcsEvent[] = [];
-  let pending: Promise<void> | undefined;
-  const send = async () => {
-    await pending;
-    pending = store(batch);
-    // Awaited before the next batch or at the end; meanwhile a failure must not count as unhandled.
-    pending.catch(() => {});
-    batch = [];
-  };
-  let expanded = 0;
-  for (const event of reader.events) {
-    const key = q.entryKey(event.uid, event.recurrenceId);
-    if (seen.has(key)) repeated++;
-    else {
-      seen.add(key);
-      batch.push(event);
-      if (batch.length >= batchSize) await send();
-    }
-    if (++expanded % turnEvery === 0) await nextTurn();
-  }
-  if (batch.length > 0) await send();
-  await pending;
-  return repeated;
+async function read(ctx: AppContext, text: string, zone: string, room: number): Promise<ThreadReader> {
+  return readIcsInThread(text, {
+    ...importRange(),
+    defaultZone: zone,
+    maxEvents: Math.max(0, room),
+    refuseOverMaxEvents: true,
+    timeMs: ctx.config.CALENDAR_READ_TIME_LIMIT_MS,
+    memoryMb: ctx.config.CALENDAR_READ_MEMORY_LIMIT_MB,
+  });
 }
 
-/** Command createexternalcalendar: fetch, read, then store the calendar and its entries in one transaction. */
+/** The entries a feed may bring in: the team's cap less what its other calendars hold. */
+async function entryRoom(ctx: AppContext, teamId: number, calendarId?: number) {
+  const imported = await q.countImported(ctx.db, teamId, calendarId);
+  return limits.importedEntriesPerTeam - imported.entries;
+}
+
+/** The cap's error in the team's words instead of the reader's (which knows only the room left). */
+function capError(error: unknown): unknown {
+  if (error instanceof IcsLimitError && error.reason === 'tooManyEntries') {
+    return new AppError('Conflict', externalCalendarTexts.tooManyEntries);
+  }
+  return error;
+}
+
+/**
+ * The feed's occurrences as they come from its thread, one per UID and recurrence id (the first
+ * wins: a feed may repeat an override, and entries are inserted without a conflict check per
+ * row), in statements of `batchSize` rows; `counts.repeated` is complete at the end.
+ */
+async function* distinctBatches(reader: ThreadReader, counts: { repeated: number }) {
+  const seen = new Set<string>();
+  for await (const batch of reader.batches) {
+    const fresh: IcsEvent[] = [];
+    for (const event of batch) {
+      const key = q.entryKey(event.uid, event.recurrenceId);
+      if (seen.has(key)) counts.repeated++;
+      else {
+        seen.add(key);
+        fresh.push(event);
+      }
+    }
+    for (let at = 0; at < fresh.length; at += batchSize) yield fresh.slice(at, at + batchSize);
+  }
+}
+
+/** Rows per statement: small enough that building and sending one is a short turn of the event loop. */
+const batchSize = 250;
+
+/**
+ * All of a feed's occurrences, taken before a transaction starts: on PGlite the transaction holds
+ * the one connection, and a slow feed must not hold it (and every other team's queries) while it
+ * expands.
+ */
+async function takeAll(reader: ThreadReader) {
+  const counts = { repeated: 0 };
+  const batches: IcsEvent[][] = [];
+  for await (const batch of distinctBatches(reader, counts)) batches.push(batch);
+  return { batches, repeated: counts.repeated };
+}
+
+/** Command createexternalcalendar: fetch, read on its thread, store the calendar, then its entries as they come. */
 export async function createExternalCalendar(
   ctx: AppContext,
   member: Member,
@@ -150,35 +173,48 @@ export async function createExternalCalendar(
   requireTeamAdmin(member);
   try {
     const url = normalizeCalendarUrl(calendarUrl).href;
+    await requireCalendarRoom(ctx.db, member.teamId);
     const fetched = await fetchIcs(url, fetchOptions(ctx, overrides));
     if (fetched.status !== 'ok')
       throw new IcsFetchError('httpStatus', 'The server answered 304 without a calendar');
-    const feed = read(fetched.text, await teamZone(ctx, member.teamId));
+    const room = await entryRoom(ctx, member.teamId);
+    const feed = await read(ctx, fetched.text, await teamZone(ctx, member.teamId), room);
     const folderId = await q.findCalendarsFolder(ctx.db, member.teamId);
     if (!folderId) throw new AppError('Conflict', 'The team has no calendar folder');
     const name = feed.name ?? new URL(url).hostname;
     const refname = `ext-${randomBytes(6).toString('hex')}`;
     let inserted = 0;
-    let repeated = 0;
+    // The calendar first (the cap checked in the same transaction), its entries after it one
+    // statement at a time as the thread expands them: on PGlite a transaction holds the one
+    // connection, and a 50,000-entry import in one held every team's queries (and /api/health)
+    // for its whole length. A feed that fails half-way takes its calendar with it; the validators
+    // are stored last, so an import cut off by a crash is read in full by the next refresh.
+    const counts = { repeated: 0 };
     const id = await ctx.db.transaction().execute(async (trx) => {
-      const calendarId = await q.insertExternalCalendar(trx, {
+      await requireCalendarRoom(trx, member.teamId);
+      return q.insertExternalCalendar(trx, {
         teamId: member.teamId,
         folderId,
         name: name.slice(0, limits.folderName),
         refname,
         url,
-        etag: fetched.etag,
-        lastModified: fetched.lastModified,
+        etag: null,
+        lastModified: null,
         refreshDueAt: new Date(
           Date.now() + (refreshEvery.seconds + Math.random() * refreshEvery.jitterSeconds) * 1000,
         ),
       });
-      repeated = await storeWhileReading(feed, async (events) => {
-        await q.insertExternalEntries(trx, member.teamId, calendarId, events);
-        inserted += events.length;
-      });
-      return calendarId;
     });
+    try {
+      for await (const batch of distinctBatches(feed, counts)) {
+        await q.insertExternalEntries(ctx.db, member.teamId, id, batch);
+        inserted += batch.length;
+      }
+      await q.markRefreshed(ctx.db, id, { etag: fetched.etag, lastModified: fetched.lastModified });
+    } catch (error) {
+      await q.deleteCalendar(ctx.db, member.teamId, id).catch(() => {});
+      throw error;
+    }
     return {
       dbcalendarid: id,
       name,
@@ -187,10 +223,18 @@ export async function createExternalCalendar(
       inserted,
       updated: 0,
       removed: 0,
-      skipped: feed.skipped + repeated,
+      skipped: feed.skipped + counts.repeated,
     };
   } catch (error) {
-    throw userFacing(error);
+    throw userFacing(capError(error));
+  }
+}
+
+/** A team has at most `limits.externalCalendarsPerTeam` feeds. */
+async function requireCalendarRoom(db: Db, teamId: number) {
+  const imported = await q.countImported(db, teamId);
+  if (imported.calendars >= limits.externalCalendarsPerTeam) {
+    throw new AppError('Conflict', externalCalendarTexts.tooManyCalendars);
   }
 }
 
@@ -227,18 +271,17 @@ export async function syncCalendar(
     // The stored entries are read by the database while this process reads the feed's components.
     const storedRows = q.listExternalEntries(ctx.db, calendar.id);
     storedRows.catch(() => {});
-    await nextTurn();
-    const feed = read(fetched.text, zone);
+    const feed = await read(ctx, fetched.text, zone, await entryRoom(ctx, calendar.teamId, calendar.id));
+    const { batches, repeated } = await takeAll(feed);
     const stored = new Map((await storedRows).map((e) => [e.key, e]));
     let inserted = 0;
     let updated = 0;
-    let repeated = 0;
     let removed: number[] = [];
     await ctx.db.transaction().execute(async (trx) => {
-      repeated = await storeWhileReading(feed, async (events) => {
+      for (const batch of batches) {
         const inserts: IcsEvent[] = [];
         const updates: (IcsEvent & { id: number })[] = [];
-        for (const event of events) {
+        for (const event of batch) {
           const key = q.entryKey(event.uid, event.recurrenceId);
           const old = stored.get(key);
           if (!old) inserts.push(event);
@@ -257,7 +300,7 @@ export async function syncCalendar(
         await q.insertExternalEntries(trx, calendar.teamId, calendar.id, inserts);
         inserted += inserts.length;
         updated += updates.length;
-      });
+      }
       // What is left was not in the feed.
       removed = [...stored.values()].map((e) => e.id);
       await q.markCopies(trx, calendar.teamId, removed, 'vanished');
@@ -278,7 +321,7 @@ export async function syncCalendar(
       skipped: feed.skipped + repeated,
     };
   } catch (error) {
-    const failure = userFacing(error);
+    const failure = userFacing(capError(error));
     await q.markFailed(ctx.db, calendar.id, failure instanceof Error ? failure.message : String(failure));
     throw failure;
   }

@@ -10,28 +10,59 @@ import {
   DialogContentText,
   DialogTitle,
   LinearProgress,
+  Stack,
   TextField,
+  Typography,
 } from '@mui/material';
-import { createExternalCalendarBody } from '@photorelay/contract/externalcalendars';
+import { createExternalCalendarBody, externalCalendarTexts } from '@photorelay/contract/externalcalendars';
+import { limits } from '@photorelay/contract/limits';
 import { useSnackbar } from 'notistack';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCreateExternalCalendar } from '../../api/externalcalendars.ts';
+import { useCreateExternalCalendar, useExternalCalendars } from '../../api/externalcalendars.ts';
+
+/** The team's use of its caps: feeds and the entries imported from them all together. */
+function useImportUsage(teamUuid: string) {
+  const list = useExternalCalendars(teamUuid);
+  const calendars = list.data?.calendars ?? [];
+  return {
+    loaded: list.isSuccess,
+    calendars: calendars.length,
+    entries: calendars.reduce((sum, calendar) => sum + calendar.entryCount, 0),
+  };
+}
 
 export function AddExternalCalendarButton({ teamUuid }: { teamUuid: string }) {
-  const { t } = useTranslation('externalCalendars');
+  const { t, i18n } = useTranslation('externalCalendars');
   const [open, setOpen] = useState(false);
+  const usage = useImportUsage(teamUuid);
+  const full = usage.calendars >= limits.externalCalendarsPerTeam;
+  const number = (n: number) => n.toLocaleString(i18n.language);
   return (
     <>
-      <Button
-        color="inherit"
-        startIcon={<AddLinkIcon />}
-        onClick={() => setOpen(true)}
-        data-testid="calendar-add-external"
-        sx={{ whiteSpace: 'nowrap' }}
-      >
-        {t('add.button')}
-      </Button>
+      <Stack sx={{ alignItems: 'flex-end' }}>
+        <Button
+          color="inherit"
+          startIcon={<AddLinkIcon />}
+          onClick={() => setOpen(true)}
+          disabled={full}
+          title={full ? t('usage.full', { max: limits.externalCalendarsPerTeam }) : undefined}
+          data-testid="calendar-add-external"
+          sx={{ whiteSpace: 'nowrap' }}
+        >
+          {t('add.button')}
+        </Button>
+        {usage.loaded && (
+          <Typography variant="caption" color="text.secondary" data-testid="external-calendar-usage">
+            {t('usage.calendars', { count: usage.calendars, max: limits.externalCalendarsPerTeam })}
+            {' · '}
+            {t('usage.entries', {
+              entries: number(usage.entries),
+              max: number(limits.importedEntriesPerTeam),
+            })}
+          </Typography>
+        )}
+      </Stack>
       {open && <AddExternalCalendarDialog teamUuid={teamUuid} onClose={() => setOpen(false)} />}
     </>
   );
@@ -43,7 +74,15 @@ function AddExternalCalendarDialog({ teamUuid, onClose }: { teamUuid: string; on
   const command = useCreateExternalCalendar(teamUuid);
   const [url, setUrl] = useState('');
   const valid = createExternalCalendarBody.safeParse({ calendarUrl: url }).success;
-  const serverError = command.error ? command.error.message : '';
+  const { i18n } = useTranslation();
+  // The caps' refusals in the user's language; the feed's own failures are the server's words.
+  const capTexts: Record<string, string> = {
+    [externalCalendarTexts.tooManyCalendars]: t('usage.full', { max: limits.externalCalendarsPerTeam }),
+    [externalCalendarTexts.tooManyEntries]: t('usage.tooManyEntries', {
+      max: limits.importedEntriesPerTeam.toLocaleString(i18n.language),
+    }),
+  };
+  const serverError = command.error ? (capTexts[command.error.message] ?? command.error.message) : '';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
