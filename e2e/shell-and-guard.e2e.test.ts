@@ -40,7 +40,7 @@ describe('app shell and route guard', () => {
     await server?.stop();
   });
 
-  it('sends visitors from member pages back to the start page', async () => {
+  it('sends visitors from member pages to the sign-in page, which keeps the page asked for', async () => {
     const page = await openPage();
     for (const target of [
       '/users',
@@ -51,8 +51,9 @@ describe('app shell and route guard', () => {
       '/calendar',
     ]) {
       await page.goto(target);
-      await page.getByTestId('landing-page').waitFor();
-      assert.equal(pathOf(page), '/', `${target} redirects to /`);
+      await page.getByTestId('login-page').waitFor();
+      assert.equal(pathOf(page), '/login', `${target} redirects to /login`);
+      assert.equal(new URL(page.url()).searchParams.get('next'), target, `${target} is kept`);
     }
     for (const target of ['/login', '/signup', '/recover', '/imprint', '/privacy', '/termsandconditions']) {
       await page.goto(target);
@@ -302,14 +303,7 @@ describe('app shell and route guard', () => {
       await guest.getByTestId('signup-repeat').fill('aperture-8');
       await screenshot(guest, '29-signup-invitation');
       await guest.getByTestId('signup-submit').click();
-      await guest.getByTestId('signup-sent').getByText('Your account is ready').waitFor();
-      await signIn(guest, {
-        email: invitedEmail,
-        password: 'aperture-8',
-        firstName: 'Ines',
-        lastName: 'Invited',
-        company: '',
-      });
+      // Issue 27 item 3: the invitation's sign-up signs in, straight into the team.
       await guest.getByTestId('topbar-team').getByText('Olivia Sports Images').waitFor();
       await guest.getByTestId('user-menu-button').click();
       await guest.getByTestId('user-menu-group').getByText('Photographer').waitFor();

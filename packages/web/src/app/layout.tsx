@@ -48,7 +48,7 @@ export function AppLayout() {
 
   const loggedIn = session.status === 'loggedIn';
   const team = loggedIn ? session.currentTeam : null;
-  const redirect = guardRedirect({ pathname: location.pathname, loggedIn, team });
+  const redirect = guardRedirect({ pathname: location.pathname, search: location.search, loggedIn, team });
   if (redirect && redirect !== normalizePath(location.pathname)) return <Navigate to={redirect} replace />;
 
   const drawerTeam = team?.ready ? team.teamid : undefined;
