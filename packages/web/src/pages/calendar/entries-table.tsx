@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { Booking, CalendarEntry } from '../../api/calendar.ts';
 import { StatusPanel } from '../../ui/page.tsx';
 import { BookingMenu, type OpenBooking } from './booking-menu.tsx';
+import { bookingWords, chipColors, chipLegend } from './booking-rules.ts';
 import { dayKeyToText } from './calendar-time.ts';
 import { EntryRow, type RowAction, type RowLabels } from './entry-row.tsx';
 import { eventFlags } from './event-flags.ts';
@@ -26,6 +27,11 @@ type Props = {
   admin: boolean;
   planner: boolean;
   onAction: (action: RowAction, entry: CalendarEntry) => void;
+  /** The entry just saved: marked until another is. */
+  highlight?: number | null;
+  /** What an empty range says ("No events between 28.11. and 27.12.") and who may change that. */
+  emptyTitle: string;
+  emptyHint?: string;
 };
 
 const pageSize = limits.calendarPageSize;
@@ -78,6 +84,7 @@ const tableStyles = {
   '& td': { px: 2, py: 0.75, borderBottom: 1, borderColor: 'divider', verticalAlign: 'middle' },
   '& tr.day td': { bgcolor: 'rgba(31,79,179,0.06)', fontWeight: 600, color: 'primary.dark', py: 0.75 },
   '& tr.entry:hover': { bgcolor: 'action.hover' },
+  '& tr.highlight td': { bgcolor: 'rgba(253,216,53,0.22)' },
   '& tr.cancelled td': { color: 'text.disabled' },
   '& tr.cancelled .summary': { textDecoration: 'line-through' },
   '& td.time': { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' },
@@ -101,6 +108,7 @@ const tableStyles = {
   '& .confirmed': { color: 'success.main', display: 'inline-flex' },
   '& .booking': { display: 'inline-flex', alignItems: 'center', gap: 0.5, mr: 0.5, my: 0.25 },
   '& button.chip': { cursor: 'pointer', fontWeight: 500, font: 'inherit', fontSize: '0.8125rem' },
+  '& button.chip .state': { fontWeight: 400 },
   '& button.chip:hover, & button.chip:focus-visible': { filter: 'brightness(0.95)' },
   '& td.actions': { textAlign: 'right', whiteSpace: 'nowrap', py: 0.25 },
   '& .icon, & .flags': {
@@ -130,6 +138,9 @@ export function EntriesTable({
   admin,
   planner,
   onAction,
+  highlight = null,
+  emptyTitle,
+  emptyHint,
 }: Props) {
   const { t } = useTranslation('calendar');
   const [booking, setBooking] = useState<OpenBooking | null>(null);
@@ -162,6 +173,12 @@ export function EntriesTable({
       flags: once((count: number) => t('flags.count', { count, total: eventFlags.length })),
       categories: once((category: string) => t(`categories.${category}`, { defaultValue: category })),
       bookingTitle: (item: Booking) => `${item.fullname}: ${bookingStatus(item)}`,
+      bookingWords: once(
+        (item: Booking) => t(bookingWords(item, { own: false })),
+        (item) => `${item.bookingState}/${item.accreditation}/${item.answer}`,
+      ),
+      myState: (item: Booking, eventCancelled: boolean) =>
+        t(bookingWords(item, { own: true, eventCancelled })),
       accreditationNumber: t('booking.accreditationNumber'),
       actions: {
         edit: t('actions.edit'),
@@ -196,8 +213,8 @@ export function EntriesTable({
     return (
       <StatusPanel
         icon={<EventAvailableOutlinedIcon />}
-        title={t('table.empty')}
-        text={t('table.emptyHint')}
+        title={emptyTitle}
+        text={emptyHint}
         testId="calendar-empty"
       />
     );
@@ -234,6 +251,7 @@ export function EntriesTable({
                     teamUuid={teamUuid}
                     admin={admin}
                     planner={planner}
+                    highlighted={entry.dbcalendarentryid === highlight}
                     labels={labels}
                     onAction={onAction}
                     onBooking={onBooking}
@@ -256,8 +274,43 @@ export function EntriesTable({
           labelDisplayedRows={({ from, to, count }) => t('table.rows', { from, to, count })}
         />
       )}
+      {admin && <BookingLegend />}
       {admin && <BookingMenu teamUuid={teamUuid} open={booking} onClose={() => setBooking(null)} />}
       {admin && <FlagsPopover teamUuid={teamUuid} open={flags} onClose={() => setFlags(null)} />}
     </>
+  );
+}
+
+/** What the chip colours mean (spec §4 colours, issue 27 item 4: never colour alone). */
+function BookingLegend() {
+  const { t } = useTranslation('calendar');
+  return (
+    <Box
+      component="ul"
+      aria-label={t('legend.title')}
+      data-testid="booking-legend"
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        gap: 1.5,
+        listStyle: 'none',
+        m: 0,
+        px: 2,
+        py: 1.5,
+        typography: 'caption',
+        color: 'text.secondary',
+      }}
+    >
+      {chipLegend.map(({ tone, label }) => (
+        <Box component="li" key={tone} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
+          <Box
+            component="span"
+            aria-hidden
+            sx={{ width: 14, height: 14, borderRadius: '50%', bgcolor: chipColors[tone].bg, flex: 'none' }}
+          />
+          {t(label)}
+        </Box>
+      ))}
+    </Box>
   );
 }

@@ -20,6 +20,9 @@ export type RowLabels = {
   flags: (count: number) => string;
   categories: (category: string) => string;
   bookingTitle: (booking: Booking) => string;
+  /** The booking's state in words: the agency's view, or the photographer's own (issue 27 item 4). */
+  bookingWords: (booking: Booking) => string;
+  myState: (booking: Booking, eventCancelled: boolean) => string;
   accreditationNumber: string;
   actions: Record<RowAction | 'downloadXmp' | 'flags', string>;
 };
@@ -31,6 +34,8 @@ type Props = {
   admin: boolean;
   /** Not a photographer: create, edit, delete, invite, copy (spec §6). */
   planner: boolean;
+  /** The entry just saved (issue 27 item 1: the new event is shown at once). */
+  highlighted?: boolean;
   labels: RowLabels;
   onAction: (action: RowAction, entry: CalendarEntry) => void;
   onBooking: (anchor: HTMLElement, entry: CalendarEntry, booking: Booking) => void;
@@ -72,6 +77,7 @@ export const EntryRow = memo(function EntryRow({
   teamUuid,
   admin,
   planner,
+  highlighted = false,
   labels,
   onAction,
   onBooking,
@@ -121,7 +127,10 @@ export const EntryRow = memo(function EntryRow({
 
   return (
     <tr
-      className={entry.cancelled ? 'entry cancelled' : 'entry'}
+      className={['entry', entry.cancelled && 'cancelled', highlighted && 'highlight']
+        .filter(Boolean)
+        .join(' ')}
+      data-highlight={highlighted ? 'true' : undefined}
       onDoubleClick={() => onAction('edit', entry)}
       data-testid={`entry-row-${entry.dbcalendarentryid}`}
       data-cancelled={entry.cancelled ? 'true' : undefined}
@@ -151,7 +160,13 @@ export const EntryRow = memo(function EntryRow({
               {labels.source[entry.sourceStatus].text}
             </span>
           )}
-          {entry.confirmedByCurrentUser && (
+          {!admin && entry.bookings[0] && (
+            <span className="tag" data-testid="entry-my-state">
+              {labels.myState(entry.bookings[0], entry.cancelled)}
+            </span>
+          )}
+          {/* A cancelled event shows one state: cancelled, not also a green check. */}
+          {entry.confirmedByCurrentUser && !entry.cancelled && (
             <span className="confirmed" title={labels.confirmed} data-testid="entry-confirmed">
               <RowIcon name="confirmed" small />
             </span>
@@ -184,6 +199,7 @@ export const EntryRow = memo(function EntryRow({
                 >
                   {booking.answer === 'accepted' ? '✓ ' : booking.answer === 'rejected' ? '✗ ' : ''}
                   {bookingLabel(booking)}
+                  <span className="state">{` · ${labels.bookingWords(booking)}`}</span>
                 </button>
                 {booking.accreditationNumber && (
                   <span
