@@ -240,7 +240,7 @@ export function CalendarPage() {
       <Box data-testid="calendar-page" data-zone={zone} data-view={view}>
         <PageHeader
           title={calendar?.name ?? t('title')}
-          subtitle={planner ? t('subtitle') : t('access.photographer')}
+          subtitle={planner ? t('subtitle') : teamEvents ? t('access.photographer') : undefined}
           icon={<CalendarMonthOutlinedIcon />}
           actions={
             admin && (

@@ -2,7 +2,7 @@
 // plain table elements styled here once (entry-row.tsx); the booking menu and the flags popover
 // are one each for the whole table.
 import EventAvailableOutlinedIcon from '@mui/icons-material/EventAvailableOutlined';
-import { Box, Skeleton, Stack, TablePagination } from '@mui/material';
+import { Box, Skeleton, Stack, TablePagination, useMediaQuery } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
 import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -84,7 +84,30 @@ const tableStyles = {
   '& td': { px: 2, py: 0.75, borderBottom: 1, borderColor: 'divider', verticalAlign: 'middle' },
   '& tr.day td': { bgcolor: 'rgba(31,79,179,0.06)', fontWeight: 600, color: 'primary.dark', py: 0.75 },
   '& tr.entry:hover': { bgcolor: 'action.hover' },
-  '& tr.highlight td': { bgcolor: 'rgba(253,216,53,0.22)' },
+  '& tr.highlight td, & .card.highlight': { bgcolor: 'rgba(253,216,53,0.22)' },
+  // Below 600 px: a list of cards instead of the table (issue 27 item 9).
+  '& div.day': {
+    px: 2,
+    py: 0.75,
+    bgcolor: 'rgba(31,79,179,0.06)',
+    fontWeight: 600,
+    color: 'primary.dark',
+    borderBottom: 1,
+    borderColor: 'divider',
+  },
+  '& .card': {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: 0.5,
+    px: 2,
+    py: 1.25,
+    borderBottom: 1,
+    borderColor: 'divider',
+  },
+  '& .card .time': { fontVariantNumeric: 'tabular-nums' },
+  '& .card.cancelled .summary': { textDecoration: 'line-through' },
+  '& .card.cancelled': { color: 'text.disabled' },
+  '& .card .actions': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.25, mx: -0.75 },
   '& tr.cancelled td': { color: 'text.disabled' },
   '& tr.cancelled .summary': { textDecoration: 'line-through' },
   '& td.time': { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' },
@@ -146,6 +169,7 @@ export function EntriesTable({
   const [booking, setBooking] = useState<OpenBooking | null>(null);
   const [flags, setFlags] = useState<OpenFlags | null>(null);
   const groups = useMemo(() => groupByDay(entries), [entries]);
+  const phone = useMediaQuery((theme) => theme.breakpoints.down('sm'));
   // A page past the end (entries deleted meanwhile): the last page instead.
   const emptyPage = !loading && entries.length === 0 && offset > 0;
   useEffect(() => {
@@ -226,43 +250,71 @@ export function EntriesTable({
     t('columns.location'),
     ...(admin ? [t('columns.flags')] : []),
   ];
+  const cards = phone && (
+    <Box sx={tableStyles} data-testid="calendar-table" data-layout="cards">
+      {groups.map((group) => (
+        <Fragment key={group.day}>
+          <div className="day" data-testid={`calendar-day-${group.day}`}>
+            {dayKeyToText(group.day)}
+          </div>
+          {group.entries.map((entry) => (
+            <EntryRow
+              key={entry.dbcalendarentryid}
+              entry={entry}
+              teamUuid={teamUuid}
+              admin={admin}
+              planner={planner}
+              highlighted={entry.dbcalendarentryid === highlight}
+              layout="card"
+              labels={labels}
+              onAction={onAction}
+              onBooking={onBooking}
+              onFlags={onFlags}
+            />
+          ))}
+        </Fragment>
+      ))}
+    </Box>
+  );
   return (
     <>
-      <Box sx={{ overflowX: 'auto' }}>
-        <Box component="table" sx={tableStyles} data-testid="calendar-table" aria-label={t('title')}>
-          <thead>
-            <tr>
-              {columns.map((label) => (
-                <th key={label}>{label}</th>
-              ))}
-              <th aria-label={t('columns.actions')} />
-            </tr>
-          </thead>
-          <tbody>
-            {groups.map((group) => (
-              <Fragment key={group.day}>
-                <tr className="day" data-testid={`calendar-day-${group.day}`}>
-                  <td colSpan={columns.length + 1}>{dayKeyToText(group.day)}</td>
-                </tr>
-                {group.entries.map((entry) => (
-                  <EntryRow
-                    key={entry.dbcalendarentryid}
-                    entry={entry}
-                    teamUuid={teamUuid}
-                    admin={admin}
-                    planner={planner}
-                    highlighted={entry.dbcalendarentryid === highlight}
-                    labels={labels}
-                    onAction={onAction}
-                    onBooking={onBooking}
-                    onFlags={onFlags}
-                  />
+      {cards || (
+        <Box sx={{ overflowX: 'auto' }}>
+          <Box component="table" sx={tableStyles} data-testid="calendar-table" aria-label={t('title')}>
+            <thead>
+              <tr>
+                {columns.map((label) => (
+                  <th key={label}>{label}</th>
                 ))}
-              </Fragment>
-            ))}
-          </tbody>
+                <th aria-label={t('columns.actions')} />
+              </tr>
+            </thead>
+            <tbody>
+              {groups.map((group) => (
+                <Fragment key={group.day}>
+                  <tr className="day" data-testid={`calendar-day-${group.day}`}>
+                    <td colSpan={columns.length + 1}>{dayKeyToText(group.day)}</td>
+                  </tr>
+                  {group.entries.map((entry) => (
+                    <EntryRow
+                      key={entry.dbcalendarentryid}
+                      entry={entry}
+                      teamUuid={teamUuid}
+                      admin={admin}
+                      planner={planner}
+                      highlighted={entry.dbcalendarentryid === highlight}
+                      labels={labels}
+                      onAction={onAction}
+                      onBooking={onBooking}
+                      onFlags={onFlags}
+                    />
+                  ))}
+                </Fragment>
+              ))}
+            </tbody>
+          </Box>
         </Box>
-      </Box>
+      )}
       {total > pageSize && (
         <TablePagination
           component="div"

@@ -36,6 +36,8 @@ type Props = {
   planner: boolean;
   /** The entry just saved (issue 27 item 1: the new event is shown at once). */
   highlighted?: boolean;
+  /** A table row, or below 600 px a card (issue 27 item 9: time, event, place, state, actions). */
+  layout?: 'row' | 'card';
   labels: RowLabels;
   onAction: (action: RowAction, entry: CalendarEntry) => void;
   onBooking: (anchor: HTMLElement, entry: CalendarEntry, booking: Booking) => void;
@@ -78,6 +80,7 @@ export const EntryRow = memo(function EntryRow({
   admin,
   planner,
   highlighted = false,
+  layout = 'row',
   labels,
   onAction,
   onBooking,
@@ -125,113 +128,142 @@ export const EntryRow = memo(function EntryRow({
   if (planner && isDefault && !entry.cancelled) icons.push(act('cancel', 'cancel'));
   if (planner && isDefault) icons.push(act('delete', 'delete'));
 
+  const time = (
+    <>
+      {entry.localizedStartTime}
+      <span className="muted">{` – ${end}`}</span>
+    </>
+  );
+  const title = (
+    <>
+      <div className="title">
+        <span className="summary" data-testid="entry-summary">
+          {entry.summary}
+        </span>
+        {entry.cancelled && (
+          <span className="tag" data-testid="entry-cancelled">
+            {labels.cancelled}
+          </span>
+        )}
+        {!isDefault && <span className="tag outlined">{labels.external}</span>}
+        {(entry.sourceStatus === 'changed' || entry.sourceStatus === 'vanished') && (
+          <span
+            className="tag outlined"
+            title={labels.source[entry.sourceStatus].hint}
+            data-testid="entry-source-status"
+            data-status={entry.sourceStatus}
+          >
+            {labels.source[entry.sourceStatus].text}
+          </span>
+        )}
+        {!admin && entry.bookings[0] && (
+          <span className="tag" data-testid="entry-my-state">
+            {labels.myState(entry.bookings[0], entry.cancelled)}
+          </span>
+        )}
+        {/* A cancelled event shows one state: cancelled, not also a green check. */}
+        {entry.confirmedByCurrentUser && !entry.cancelled && (
+          <span className="confirmed" title={labels.confirmed} data-testid="entry-confirmed">
+            <RowIcon name="confirmed" small />
+          </span>
+        )}
+      </div>
+      {kind && <div className="caption">{kind}</div>}
+    </>
+  );
+  const bookings =
+    admin &&
+    entry.bookings.map((booking) => {
+      const tone = chipTone(booking);
+      const colors = chipColors[tone];
+      return (
+        <span
+          key={booking.userId}
+          className="booking"
+          data-testid={`booking-${booking.userId}`}
+          data-state={booking.bookingState}
+          data-accreditation={booking.accreditation}
+          data-answer={booking.answer}
+        >
+          <button
+            type="button"
+            className="chip"
+            style={{ background: colors.bg, color: colors.fg }}
+            title={labels.bookingTitle(booking)}
+            data-testid="booking-chip"
+            data-tone={tone}
+            onClick={(event) => onBooking(event.currentTarget, entry, booking)}
+          >
+            {booking.answer === 'accepted' ? '✓ ' : booking.answer === 'rejected' ? '✗ ' : ''}
+            {bookingLabel(booking)}
+            <span className="state">{` · ${labels.bookingWords(booking)}`}</span>
+          </button>
+          {booking.accreditationNumber && (
+            <span
+              className="chip outlined"
+              title={labels.accreditationNumber}
+              data-testid="booking-accreditation-number"
+            >
+              {booking.accreditationNumber}
+            </span>
+          )}
+        </span>
+      );
+    });
+  const flagButton = admin && isDefault && (
+    <button
+      type="button"
+      className="flags"
+      aria-label={labels.actions.flags}
+      data-testid="entry-flags"
+      onClick={(event) => onFlags(event.currentTarget, entry)}
+    >
+      <RowIcon name="flag" small />
+      {labels.flags(countFlags(entry.flags))}
+    </button>
+  );
+  const className = ['entry', entry.cancelled && 'cancelled', highlighted && 'highlight']
+    .filter(Boolean)
+    .join(' ');
+
+  if (layout === 'card')
+    return (
+      <div
+        className={`${className} card`}
+        data-testid={`entry-row-${entry.dbcalendarentryid}`}
+        data-cancelled={entry.cancelled ? 'true' : undefined}
+        data-highlight={highlighted ? 'true' : undefined}
+      >
+        <div className="time" data-testid="entry-time">
+          {time}
+        </div>
+        {title}
+        {place && <div className="caption">{place}</div>}
+        {admin && entry.bookings.length > 0 && <div data-testid="entry-bookings">{bookings}</div>}
+        <div className="actions">
+          {flagButton}
+          {/* No double-click on a phone: opening the event is an icon of its own. */}
+          {act('edit', 'edit')}
+          {icons}
+        </div>
+      </div>
+    );
+
   return (
     <tr
-      className={['entry', entry.cancelled && 'cancelled', highlighted && 'highlight']
-        .filter(Boolean)
-        .join(' ')}
-      data-highlight={highlighted ? 'true' : undefined}
+      className={className}
       onDoubleClick={() => onAction('edit', entry)}
       data-testid={`entry-row-${entry.dbcalendarentryid}`}
       data-cancelled={entry.cancelled ? 'true' : undefined}
+      data-highlight={highlighted ? 'true' : undefined}
     >
       <td className="time" data-testid="entry-time">
-        {entry.localizedStartTime}
-        <span className="muted">{` – ${end}`}</span>
+        {time}
       </td>
-      <td>
-        <div className="title">
-          <span className="summary" data-testid="entry-summary">
-            {entry.summary}
-          </span>
-          {entry.cancelled && (
-            <span className="tag" data-testid="entry-cancelled">
-              {labels.cancelled}
-            </span>
-          )}
-          {!isDefault && <span className="tag outlined">{labels.external}</span>}
-          {(entry.sourceStatus === 'changed' || entry.sourceStatus === 'vanished') && (
-            <span
-              className="tag outlined"
-              title={labels.source[entry.sourceStatus].hint}
-              data-testid="entry-source-status"
-              data-status={entry.sourceStatus}
-            >
-              {labels.source[entry.sourceStatus].text}
-            </span>
-          )}
-          {!admin && entry.bookings[0] && (
-            <span className="tag" data-testid="entry-my-state">
-              {labels.myState(entry.bookings[0], entry.cancelled)}
-            </span>
-          )}
-          {/* A cancelled event shows one state: cancelled, not also a green check. */}
-          {entry.confirmedByCurrentUser && !entry.cancelled && (
-            <span className="confirmed" title={labels.confirmed} data-testid="entry-confirmed">
-              <RowIcon name="confirmed" small />
-            </span>
-          )}
-        </div>
-        {kind && <div className="caption">{kind}</div>}
-      </td>
-      {admin && (
-        <td data-testid="entry-bookings">
-          {entry.bookings.map((booking) => {
-            const tone = chipTone(booking);
-            const colors = chipColors[tone];
-            return (
-              <span
-                key={booking.userId}
-                className="booking"
-                data-testid={`booking-${booking.userId}`}
-                data-state={booking.bookingState}
-                data-accreditation={booking.accreditation}
-                data-answer={booking.answer}
-              >
-                <button
-                  type="button"
-                  className="chip"
-                  style={{ background: colors.bg, color: colors.fg }}
-                  title={labels.bookingTitle(booking)}
-                  data-testid="booking-chip"
-                  data-tone={tone}
-                  onClick={(event) => onBooking(event.currentTarget, entry, booking)}
-                >
-                  {booking.answer === 'accepted' ? '✓ ' : booking.answer === 'rejected' ? '✗ ' : ''}
-                  {bookingLabel(booking)}
-                  <span className="state">{` · ${labels.bookingWords(booking)}`}</span>
-                </button>
-                {booking.accreditationNumber && (
-                  <span
-                    className="chip outlined"
-                    title={labels.accreditationNumber}
-                    data-testid="booking-accreditation-number"
-                  >
-                    {booking.accreditationNumber}
-                  </span>
-                )}
-              </span>
-            );
-          })}
-        </td>
-      )}
+      <td>{title}</td>
+      {admin && <td data-testid="entry-bookings">{bookings}</td>}
       <td>{place}</td>
-      {admin && (
-        <td>
-          {isDefault && (
-            <button
-              type="button"
-              className="flags"
-              aria-label={labels.actions.flags}
-              data-testid="entry-flags"
-              onClick={(event) => onFlags(event.currentTarget, entry)}
-            >
-              <RowIcon name="flag" small />
-              {labels.flags(countFlags(entry.flags))}
-            </button>
-          )}
-        </td>
-      )}
+      {admin && <td>{flagButton}</td>}
       <td className="actions">{icons}</td>
     </tr>
   );

@@ -96,7 +96,7 @@ export const RangeToolbar = memo(function RangeToolbar({
             slotProps={{
               textField: {
                 size: 'small',
-                sx: { width: 190 },
+                sx: { width: 215 },
                 name: 'calendar-month',
               },
             }}
