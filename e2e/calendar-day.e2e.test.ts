@@ -22,6 +22,7 @@ const texts = {
     ownerSees: 'Accepted – not booked yet',
     legend: 'Booked · not accredited yet',
     noTeamEvents: /read access to the team calendar/,
+    answered: /^You accepted on \d\d\.\d\d\. – the event is in your calendar\.$/,
   },
   de: {
     noEvents: /^Keine Termine zwischen \d\d\.\d\d\.(\d{4})? und \d\d\.\d\d\.(\d{4})?\.$/,
@@ -32,6 +33,7 @@ const texts = {
     ownerSees: 'Zugesagt – noch nicht gebucht',
     legend: 'Gebucht · noch nicht akkreditiert',
     noTeamEvents: /Lesezugriff auf den Teamkalender/,
+    answered: /^Sie haben am \d\d\.\d\d\. zugesagt – der Termin steht in Ihrem Kalender\.$/,
   },
 } as const;
 
@@ -170,6 +172,10 @@ describe('the calendar and the photographer’s day (issue 27)', () => {
       await bothWidths(own, `calendar-day-${language}-4-invitation`);
       await own.getByTestId('invitation-accept').click();
       await own.getByTestId('invitation-accepted').waitFor();
+      // Opened again, the link says what was answered instead of asking again (item 7).
+      await own.reload();
+      await own.getByTestId('invitation-answered').getByText(t.answered).waitFor();
+      assert.equal(await own.getByTestId('invitation-accept').count(), 0);
 
       // "Calendar" in the drawer, without any folder right: his state in words, one per event.
       await own.getByRole('button', { name: t.openDrawer }).click();

@@ -55,6 +55,10 @@ describe('app shell and route guard', () => {
       assert.equal(pathOf(page), '/login', `${target} redirects to /login`);
       assert.equal(new URL(page.url()).searchParams.get('next'), target, `${target} is kept`);
     }
+    // An unknown address is a real 404 for visitors too (issue 27 item 7).
+    await page.goto('/no-such-page');
+    await page.getByTestId('not-found').waitFor();
+    assert.equal(pathOf(page), '/no-such-page');
     for (const target of ['/login', '/signup', '/recover', '/imprint', '/privacy', '/termsandconditions']) {
       await page.goto(target);
       await page.waitForLoadState('networkidle');
@@ -146,6 +150,13 @@ describe('app shell and route guard', () => {
     await screenshot(page, '28-reset-done');
     await page.getByRole('link', { name: 'Continue' }).click();
     await page.getByTestId('job-summary-empty').waitFor({ timeout: 30_000 });
+
+    // The same link again says it was used (issue 27 item 7), not 'Something went WRONG!'.
+    await page.goto(`${link.pathname}${link.search}`);
+    await page.getByTestId('reset-password').fill('new-secret-7');
+    await page.getByTestId('reset-repeat').fill('new-secret-7');
+    await page.getByTestId('reset-submit').click();
+    await page.getByTestId('reset-problem').getByText('This link was already used or has expired.').waitFor();
 
     // The old password no longer works; the new one does.
     await page.getByTestId('user-menu-button').click();

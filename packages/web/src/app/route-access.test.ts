@@ -39,6 +39,10 @@ describe('route guard (spec §2)', () => {
     }
   });
 
+  it('shows visitors the 404 page of an unknown address, not the sign-in (issue 27 item 7)', () => {
+    assert.equal(guardRedirect({ pathname: '/nowhere', known: false, loggedIn: false, team: null }), null);
+  });
+
   it('keeps the page asked for across the sign-in (issue 27 item 3)', () => {
     const link = '/acceptPhotographerInivitation';
     const search = '?userid=7&ciid=3&token=t&selector=s';

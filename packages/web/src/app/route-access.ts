@@ -32,6 +32,8 @@ export type GuardInput = {
   pathname: string;
   /** The location's query (`?a=b` or ''): carries `next` on the sign-in page. */
   search?: string;
+  /** False for an address no route knows: a visitor sees the 404 page, not the sign-in (issue 27 item 7). */
+  known?: boolean;
   loggedIn: boolean;
   /** The user's current team; null when the user belongs to no team. */
   team: { ready: boolean } | null;
@@ -57,8 +59,15 @@ export const loginFor = (pathname: string, search = '') =>
   `/login?${new URLSearchParams({ next: `${pathname}${search}` })}`;
 
 /** The path to redirect to, or null when the location may be shown. */
-export function guardRedirect({ pathname, search = '', loggedIn, team }: GuardInput): string | null {
+export function guardRedirect({
+  pathname,
+  search = '',
+  known = true,
+  loggedIn,
+  team,
+}: GuardInput): string | null {
   const path = normalizePath(pathname);
+  if (!known) return null;
   // Logged out, a protected page (an invitation link, a bookmark) asks to sign in first and keeps
   // the address to continue to, instead of the landing page (issue 27 item 3).
   if (!loggedIn) return loggedOutPaths.has(path) ? null : loginFor(pathname, search);

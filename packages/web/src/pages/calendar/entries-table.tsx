@@ -105,6 +105,7 @@ const tableStyles = {
     borderColor: 'divider',
   },
   '& .card .time': { fontVariantNumeric: 'tabular-nums' },
+  '& .card .chip': { whiteSpace: 'normal', height: 'auto', minHeight: 24, py: 0.25, textAlign: 'left' },
   '& .card.cancelled .summary': { textDecoration: 'line-through' },
   '& .card.cancelled': { color: 'text.disabled' },
   '& .card .actions': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.25, mx: -0.75 },

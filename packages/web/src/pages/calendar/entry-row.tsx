@@ -196,7 +196,7 @@ export const EntryRow = memo(function EntryRow({
           >
             {booking.answer === 'accepted' ? '✓ ' : booking.answer === 'rejected' ? '✗ ' : ''}
             {bookingLabel(booking)}
-            <span className="state">{` · ${labels.bookingWords(booking)}`}</span>
+            <span className="state">{`\u00a0· ${labels.bookingWords(booking)}`}</span>
           </button>
           {booking.accreditationNumber && (
             <span
