@@ -23,6 +23,7 @@ import { type FolderNode, useFolderTree } from '../../api/folders.ts';
 import { ConfirmDialog, ConfirmRemoval } from '../../ui/confirm-dialog.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
 import { useCurrentTeam, useSession } from '../../ui/session.ts';
+import { CalendarFeedCard } from '../profile/calendar-feed.tsx';
 import { CalendarList } from './calendar-list.tsx';
 import {
   agendaCanGrow,
@@ -361,6 +362,11 @@ export function CalendarPage() {
             </Card>
           </>
         )}
+
+        {/* The member's own subscription, here too and not only on the profile page (item 10). */}
+        <Box sx={{ mt: 3 }}>
+          <CalendarFeedCard teamUuid={teamUuid} />
+        </Box>
 
         {eventMode && defaultCalendar && (
           <EventDialog

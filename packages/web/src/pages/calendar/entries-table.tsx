@@ -4,6 +4,7 @@
 import EventAvailableOutlinedIcon from '@mui/icons-material/EventAvailableOutlined';
 import { Box, Skeleton, Stack, TablePagination, useMediaQuery } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
+import type { ParseKeys } from 'i18next';
 import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Booking, CalendarEntry } from '../../api/calendar.ts';
@@ -197,6 +198,9 @@ export function EntriesTable({
       },
       flags: once((count: number) => t('flags.count', { count, total: eventFlags.length })),
       categories: once((category: string) => t(`categories.${category}`, { defaultValue: category })),
+      subcategories: once((id: string) =>
+        t(`subcategories.${id}` as ParseKeys<'calendar'>, { defaultValue: id }),
+      ),
       bookingTitle: (item: Booking) => `${item.fullname}: ${bookingStatus(item)}`,
       bookingWords: once(
         (item: Booking) => t(bookingWords(item, { own: false })),

@@ -19,6 +19,7 @@ export type RowLabels = {
   /** 'n of 17 flags' for a count of set flags. */
   flags: (count: number) => string;
   categories: (category: string) => string;
+  subcategories: (subcategory: string) => string;
   bookingTitle: (booking: Booking) => string;
   /** The booking's state in words: the agency's view, or the photographer's own (issue 27 item 4). */
   bookingWords: (booking: Booking) => string;
@@ -94,7 +95,11 @@ export const EntryRow = memo(function EntryRow({
       ? entry.localizedEndTime
       : `${entry.localizedEndDate} ${entry.localizedEndTime}`;
   const place = [entry.location, entry.city].filter(Boolean).join(', ');
-  const kind = [entry.category && labels.categories(entry.category), entry.subcategory, entry.scene]
+  const kind = [
+    entry.category && labels.categories(entry.category),
+    entry.subcategory && labels.subcategories(entry.subcategory),
+    entry.scene,
+  ]
     .filter(Boolean)
     .join(' · ');
   const icons: ReactNode[] = [];

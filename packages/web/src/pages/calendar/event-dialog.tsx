@@ -218,7 +218,8 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
                       ]),
                     ].map((id) => (
                       <MenuItem key={id} value={id}>
-                        {id}
+                        {/* The team's own ids (config files) keep their name when there is no translation. */}
+                        {t(`subcategories.${id}` as ParseKeys<'calendar'>, { defaultValue: id })}
                       </MenuItem>
                     ))}
                   </TextField>
