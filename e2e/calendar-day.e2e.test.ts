@@ -122,6 +122,12 @@ describe('the calendar and the photographer’s day (issue 27)', () => {
       await page.getByTestId('calendar-new-event').click();
       const dialog = page.getByTestId('event-dialog');
       await dialog.waitFor();
+      // Save stays in view on a low desktop window (item 8: sticky actions).
+      await page.setViewportSize({ width: 1366, height: 768 });
+      const save = await page.getByTestId('event-save').boundingBox();
+      assert.ok(save && save.y + save.height <= 768, `Save at ${save?.y} is below the fold`);
+      await settledScreenshot(page, `calendar-day-${language}-2a-dialog-1366x768`);
+      await page.setViewportSize(phone);
       await page.getByTestId('event-date').fill(day.text);
       await page.getByTestId('event-scene').fill('Bundesliga');
       await page.getByTestId('event-team1').fill('FC Nord');

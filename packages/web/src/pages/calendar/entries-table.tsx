@@ -190,6 +190,7 @@ export function EntriesTable({
     );
     return {
       cancelled: t('table.cancelled'),
+      allDay: t('table.allDay'),
       external: t('table.external'),
       confirmed: t('table.confirmed'),
       source: {

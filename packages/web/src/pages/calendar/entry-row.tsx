@@ -1,6 +1,7 @@
 // One row of the calendar table: time, event, bookings, location, flags and the row icons of
 // spec §2 (create, delete, invite photographers, download XMP, copy) plus confirm and cancel.
 // Plain elements styled by the table (entries-table.tsx): 200 of these render in one go.
+import { differenceInCalendarDays, parse } from 'date-fns';
 import { memo, type ReactNode } from 'react';
 import { type Booking, type CalendarEntry, entryXmpUrl } from '../../api/calendar.ts';
 import { chipColors, chipTone } from './booking-rules.ts';
@@ -19,6 +20,7 @@ export type RowLabels = {
   /** 'n of 17 flags' for a count of set flags. */
   flags: (count: number) => string;
   categories: (category: string) => string;
+  allDay: string;
   subcategories: (subcategory: string) => string;
   bookingTitle: (booking: Booking) => string;
   /** The booking's state in words: the agency's view, or the photographer's own (issue 27 item 4). */
@@ -75,6 +77,11 @@ function bookingLabel(booking: Booking) {
   return booking.bookingState === 'unset' && booking.suggested > 0 ? `${name} (${booking.suggested})` : name;
 }
 
+const readDay = (text: string) => parse(text, 'dd.MM.yyyy', new Date(2000, 0, 1));
+/** The entry ends on the day after it starts (dates as the server wrote them, dd.mm.yyyy). */
+const isNextDay = (entry: CalendarEntry) =>
+  differenceInCalendarDays(readDay(entry.localizedEndDate), readDay(entry.localizedStartDate)) === 1;
+
 export const EntryRow = memo(function EntryRow({
   entry,
   teamUuid,
@@ -94,6 +101,9 @@ export const EntryRow = memo(function EntryRow({
     entry.localizedEndDate === entry.localizedStartDate
       ? entry.localizedEndTime
       : `${entry.localizedEndDate} ${entry.localizedEndTime}`;
+  // Midnight to midnight reads 'All day', not '00:00 – next day 00:00' (issue 27 item 8).
+  const allDay =
+    entry.localizedStartTime === '00:00' && entry.localizedEndTime === '00:00' && isNextDay(entry);
   const place = [entry.location, entry.city].filter(Boolean).join(', ');
   const kind = [
     entry.category && labels.categories(entry.category),
@@ -133,7 +143,9 @@ export const EntryRow = memo(function EntryRow({
   if (planner && isDefault && !entry.cancelled) icons.push(act('cancel', 'cancel'));
   if (planner && isDefault) icons.push(act('delete', 'delete'));
 
-  const time = (
+  const time = allDay ? (
+    labels.allDay
+  ) : (
     <>
       {entry.localizedStartTime}
       <span className="muted">{` – ${end}`}</span>

@@ -156,7 +156,8 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
       data-testid="event-dialog"
       aria-labelledby="event-dialog-title"
     >
-      <form onSubmit={submit} noValidate>
+      {/* A flex column, so the fields scroll and Save stays in view on a low window (item 8). */}
+      <form onSubmit={submit} noValidate style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
         <DialogTitle id="event-dialog-title" sx={{ pb: 0.5 }}>
           {title}
         </DialogTitle>
