@@ -1,6 +1,8 @@
 // The month as a grid of weeks (issue 27 item 1), Monday first, as shared calendars show it: each
 // day with its events (on a phone only their number); a day opens its part of the list below.
-import { Box, ButtonBase, Typography } from '@mui/material';
+// Plain elements styled once by the grid (like the table's rows): a month of 200 entries renders
+// in the same frame as the list.
+import { Box } from '@mui/material';
 import { addDays, format, parse } from 'date-fns';
 import { de, enGB } from 'date-fns/locale';
 import { memo, useMemo } from 'react';
@@ -16,6 +18,83 @@ type Props = {
 };
 
 const shownPerDay = 3;
+const readDay = (day: string) => parse(day, 'yyyy-MM-dd', new Date(2000, 0, 1));
+
+const gridStyles = {
+  display: 'grid',
+  gridTemplateColumns: 'repeat(7, minmax(0, 1fr))',
+  borderTop: 1,
+  borderColor: 'divider',
+  '& .weekday': {
+    textAlign: 'center',
+    py: 0.75,
+    typography: 'caption',
+    fontWeight: 600,
+    color: 'text.secondary',
+    borderBottom: 1,
+    borderColor: 'divider',
+  },
+  '& .cell': {
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'stretch',
+    textAlign: 'left',
+    minWidth: 0,
+    minHeight: { xs: 52, sm: 96 },
+    p: 0.5,
+    m: 0,
+    border: 0,
+    borderRight: 1,
+    borderBottom: 1,
+    borderColor: 'divider',
+    bgcolor: 'background.paper',
+    font: 'inherit',
+    color: 'text.primary',
+    cursor: 'pointer',
+  },
+  '& .cell:nth-of-type(7n)': { borderRight: 0 },
+  '& .cell:disabled': { cursor: 'default' },
+  '& .cell.outside': { bgcolor: 'action.hover', color: 'text.disabled' },
+  '& .cell:not(:disabled):hover': { bgcolor: 'action.hover' },
+  '& .number': {
+    alignSelf: { xs: 'center', sm: 'flex-start' },
+    display: 'grid',
+    placeItems: 'center',
+    width: 24,
+    height: 24,
+    borderRadius: '50%',
+    typography: 'caption',
+    fontWeight: 600,
+  },
+  '& .today .number': { bgcolor: 'primary.main', color: 'primary.contrastText' },
+  '& .count': {
+    display: { xs: 'block', sm: 'none' },
+    textAlign: 'center',
+    typography: 'caption',
+    color: 'primary.main',
+    fontWeight: 600,
+  },
+  '& .events': { display: { xs: 'none', sm: 'block' }, minWidth: 0 },
+  '& .event': {
+    display: 'block',
+    typography: 'caption',
+    lineHeight: 1.5,
+    px: 0.5,
+    mt: 0.25,
+    borderRadius: 0.5,
+    bgcolor: 'rgba(31,79,179,0.10)',
+    color: 'primary.dark',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  },
+  '& .event.cancelled': {
+    bgcolor: 'action.selected',
+    color: 'text.disabled',
+    textDecoration: 'line-through',
+  },
+  '& .more': { display: 'block', typography: 'caption', color: 'text.secondary', px: 0.5 },
+} as const;
 
 export const MonthGrid = memo(function MonthGrid({ month, today, entries, onDay }: Props) {
   const { t, i18n } = useTranslation('calendar');
@@ -30,131 +109,53 @@ export const MonthGrid = memo(function MonthGrid({ month, today, entries, onDay 
     }
     return map;
   }, [entries]);
-  const monday = parse(weeks[0]?.[0] ?? `${month}-01`, 'yyyy-MM-dd', new Date(2000, 0, 1));
+  const monday = readDay(weeks[0]?.[0] ?? `${month}-01`);
   const weekdays = [0, 1, 2, 3, 4, 5, 6].map((i) => format(addDays(monday, i), 'EEEEEE', { locale }));
 
   return (
-    <Box
-      role="group"
-      aria-label={t('range.grid')}
-      data-testid="calendar-grid"
-      sx={{
-        display: 'grid',
-        gridTemplateColumns: 'repeat(7, minmax(0, 1fr))',
-        borderTop: 1,
-        borderColor: 'divider',
-      }}
-    >
+    <Box role="group" aria-label={t('range.grid')} data-testid="calendar-grid" sx={gridStyles}>
       {weekdays.map((name) => (
-        <Typography
-          key={name}
-          aria-hidden
-          variant="caption"
-          color="text.secondary"
-          sx={{ textAlign: 'center', py: 0.75, fontWeight: 600, borderBottom: 1, borderColor: 'divider' }}
-        >
+        <span key={name} className="weekday" aria-hidden>
           {name}
-        </Typography>
+        </span>
       ))}
       {weeks.flat().map((day) => {
         const inMonth = day.startsWith(month);
-        const list = byDay.get(day) ?? [];
-        const label = t('range.dayEvents', {
-          day: format(parse(day, 'yyyy-MM-dd', new Date()), 'P', { locale }),
-          count: list.length,
-        });
+        const list = inMonth ? (byDay.get(day) ?? []) : [];
+        const className = ['cell', !inMonth && 'outside', day === today && 'today'].filter(Boolean).join(' ');
         return (
-          <ButtonBase
+          <button
+            type="button"
             key={day}
-            aria-label={label}
-            disabled={!inMonth || list.length === 0}
+            className={className}
+            aria-label={t('range.dayEvents', {
+              day: format(readDay(day), 'P', { locale }),
+              count: list.length,
+            })}
+            disabled={list.length === 0}
             onClick={() => onDay(day)}
             data-testid={`calendar-cell-${day}`}
             data-count={list.length}
-            sx={{
-              display: 'flex',
-              flexDirection: 'column',
-              alignItems: 'stretch',
-              justifyContent: 'flex-start',
-              textAlign: 'left',
-              minHeight: { xs: 52, sm: 96 },
-              p: 0.5,
-              borderRight: 1,
-              borderBottom: 1,
-              borderColor: 'divider',
-              bgcolor: inMonth ? 'background.paper' : 'action.hover',
-              '&:nth-of-type(7n)': { borderRight: 0 },
-              '&:hover': { bgcolor: 'action.hover' },
-              minWidth: 0,
-            }}
           >
-            <Box
-              component="span"
-              sx={{
-                alignSelf: { xs: 'center', sm: 'flex-start' },
-                display: 'grid',
-                placeItems: 'center',
-                width: 24,
-                height: 24,
-                borderRadius: '50%',
-                typography: 'caption',
-                fontWeight: 600,
-                color: inMonth ? 'text.primary' : 'text.disabled',
-                ...(day === today && { bgcolor: 'primary.main', color: 'primary.contrastText' }),
-              }}
-            >
-              {Number(day.slice(8, 10))}
-            </Box>
-            {inMonth && list.length > 0 && (
+            <span className="number">{Number(day.slice(8, 10))}</span>
+            {list.length > 0 && (
               <>
                 {/* A phone has room for the number of events only. */}
-                <Box
-                  component="span"
-                  sx={{
-                    display: { xs: 'block', sm: 'none' },
-                    textAlign: 'center',
-                    typography: 'caption',
-                    color: 'primary.main',
-                    fontWeight: 600,
-                  }}
-                >
-                  {list.length}
-                </Box>
-                <Box component="span" sx={{ display: { xs: 'none', sm: 'block' }, minWidth: 0 }}>
+                <span className="count">{list.length}</span>
+                <span className="events">
                   {list.slice(0, shownPerDay).map((entry) => (
-                    <Box
-                      component="span"
+                    <span
                       key={entry.dbcalendarentryid}
-                      sx={{
-                        display: 'block',
-                        typography: 'caption',
-                        lineHeight: 1.5,
-                        px: 0.5,
-                        mt: 0.25,
-                        borderRadius: 0.5,
-                        bgcolor: entry.cancelled ? 'action.selected' : 'rgba(31,79,179,0.10)',
-                        color: entry.cancelled ? 'text.disabled' : 'primary.dark',
-                        textDecoration: entry.cancelled ? 'line-through' : undefined,
-                        overflow: 'hidden',
-                        textOverflow: 'ellipsis',
-                        whiteSpace: 'nowrap',
-                      }}
-                    >
-                      {`${entry.localizedStartTime} ${entry.summary}`}
-                    </Box>
+                      className={entry.cancelled ? 'event cancelled' : 'event'}
+                    >{`${entry.localizedStartTime} ${entry.summary}`}</span>
                   ))}
                   {list.length > shownPerDay && (
-                    <Box
-                      component="span"
-                      sx={{ display: 'block', typography: 'caption', color: 'text.secondary', px: 0.5 }}
-                    >
-                      {t('range.more', { count: list.length - shownPerDay })}
-                    </Box>
+                    <span className="more">{t('range.more', { count: list.length - shownPerDay })}</span>
                   )}
-                </Box>
+                </span>
               </>
             )}
-          </ButtonBase>
+          </button>
         );
       })}
     </Box>
