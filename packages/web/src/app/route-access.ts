@@ -49,7 +49,7 @@ export const normalizePath = (pathname: string) => {
  * (`//host`, `/\\host`, `https:`), nor a sign-in page again.
  */
 export function safeNext(next: string | null | undefined): string | null {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
   const path = next.split(/[?#]/, 1)[0] ?? '';
   return signInPaths.has(normalizePath(path)) ? null : next;
 }
