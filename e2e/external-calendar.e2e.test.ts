@@ -127,6 +127,8 @@ describe('external calendar journey', () => {
       .getByTestId(`calendar-item-${external.dbcalendarid}`)
       .getByRole('button', { name: 'Refresh' })
       .click();
+    // The snackbar says what the refresh changed and when (issue 27 item 10).
+    await page.getByText(/^Refreshed at \d\d:\d\d: \d+ new, [1-9]\d* changed, \d+ removed\.$/).waitFor();
     for (let i = 0; i < 100; i++) {
       const entry = await api.get<{
         entry: { sourceStatus: string | null; bookings: { userId: number; bookingState: string }[] };

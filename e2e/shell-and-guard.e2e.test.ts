@@ -40,7 +40,7 @@ describe('app shell and route guard', () => {
     await server?.stop();
   });
 
-  it('sends visitors from member pages back to the start page', async () => {
+  it('sends visitors from member pages to the sign-in page, which keeps the page asked for', async () => {
     const page = await openPage();
     for (const target of [
       '/users',
@@ -51,9 +51,14 @@ describe('app shell and route guard', () => {
       '/calendar',
     ]) {
       await page.goto(target);
-      await page.getByTestId('landing-page').waitFor();
-      assert.equal(pathOf(page), '/', `${target} redirects to /`);
+      await page.getByTestId('login-page').waitFor();
+      assert.equal(pathOf(page), '/login', `${target} redirects to /login`);
+      assert.equal(new URL(page.url()).searchParams.get('next'), target, `${target} is kept`);
     }
+    // An unknown address is a real 404 for visitors too (issue 27 item 7).
+    await page.goto('/no-such-page');
+    await page.getByTestId('not-found').waitFor();
+    assert.equal(pathOf(page), '/no-such-page');
     for (const target of ['/login', '/signup', '/recover', '/imprint', '/privacy', '/termsandconditions']) {
       await page.goto(target);
       await page.waitForLoadState('networkidle');
@@ -145,6 +150,13 @@ describe('app shell and route guard', () => {
     await screenshot(page, '28-reset-done');
     await page.getByRole('link', { name: 'Continue' }).click();
     await page.getByTestId('job-summary-empty').waitFor({ timeout: 30_000 });
+
+    // The same link again says it was used (issue 27 item 7), not 'Something went WRONG!'.
+    await page.goto(`${link.pathname}${link.search}`);
+    await page.getByTestId('reset-password').fill('new-secret-7');
+    await page.getByTestId('reset-repeat').fill('new-secret-7');
+    await page.getByTestId('reset-submit').click();
+    await page.getByTestId('reset-problem').getByText('This link was already used or has expired.').waitFor();
 
     // The old password no longer works; the new one does.
     await page.getByTestId('user-menu-button').click();
@@ -302,14 +314,7 @@ describe('app shell and route guard', () => {
       await guest.getByTestId('signup-repeat').fill('aperture-8');
       await screenshot(guest, '29-signup-invitation');
       await guest.getByTestId('signup-submit').click();
-      await guest.getByTestId('signup-sent').getByText('Your account is ready').waitFor();
-      await signIn(guest, {
-        email: invitedEmail,
-        password: 'aperture-8',
-        firstName: 'Ines',
-        lastName: 'Invited',
-        company: '',
-      });
+      // Issue 27 item 3: the invitation's sign-up signs in, straight into the team.
       await guest.getByTestId('topbar-team').getByText('Olivia Sports Images').waitFor();
       await guest.getByTestId('user-menu-button').click();
       await guest.getByTestId('user-menu-group').getByText('Photographer').waitFor();

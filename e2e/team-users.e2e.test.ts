@@ -133,7 +133,9 @@ describe('team users and folder permissions', () => {
     await guest.getByTestId('signup-password').fill(invitee.password);
     await guest.getByTestId('signup-repeat').fill(invitee.password);
     await guest.getByTestId('signup-submit').click();
-    await guest.getByTestId('signup-sent').getByText('Your account is ready').waitFor();
+    // Issue 27 item 3: the sign-up through the invitation signs in, into the team.
+    await guest.getByTestId('topbar-team').waitFor({ timeout: 30_000 });
+    await guest.waitForURL((url) => url.pathname === '/');
     await guest.context().close();
 
     await page.reload();

@@ -131,7 +131,7 @@ try {
   }
   console.log(`seeded ${created} events with bookings in ${((Date.now() - seeded) / 1000).toFixed(0)} s`);
 
-  await page.goto(`/calendar?id=${calendarId}&start=${months[0].first}`);
+  await page.goto(`/calendar?id=${calendarId}&view=month&month=${months[0].first.slice(0, 7)}`);
   await page
     .locator('[data-testid^="entry-row-"]')
     .nth(rows - 1)
@@ -148,7 +148,7 @@ try {
   }
   // First visits again: a fresh page per run so no month is cached.
   for (let i = 0; i < runs - 1; i++) {
-    await page.goto(`/calendar?id=${calendarId}&start=${months[0].first}`);
+    await page.goto(`/calendar?id=${calendarId}&view=month&month=${months[0].first.slice(0, 7)}`);
     await page
       .locator('[data-testid^="entry-row-"]')
       .nth(rows - 1)

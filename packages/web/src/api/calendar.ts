@@ -33,8 +33,14 @@ export type { CalendarEntryBody };
 export const calendarKeys = {
   all: (teamUuid: string) => [...teamScope(teamUuid), 'calendar'] as const,
   calendars: (teamUuid: string) => [...calendarKeys.all(teamUuid), 'calendars'] as const,
-  entries: (teamUuid: string, calendarIds: readonly number[], startDate: string, offset = 0) =>
-    [...calendarKeys.all(teamUuid), 'entries', [...calendarIds].sort(), startDate, offset] as const,
+  entries: (
+    teamUuid: string,
+    calendarIds: readonly number[],
+    startDate: string,
+    endDate: string,
+    offset = 0,
+  ) =>
+    [...calendarKeys.all(teamUuid), 'entries', [...calendarIds].sort(), startDate, endDate, offset] as const,
   history: (teamUuid: string, entryId: number) =>
     [...calendarKeys.all(teamUuid), 'history', entryId] as const,
   myBookings: (teamUuid: string) => [...calendarKeys.all(teamUuid), 'mybookings'] as const,
@@ -50,7 +56,7 @@ export const fetchCalendars = (teamUuid: string, signal?: AbortSignal) =>
 
 export const fetchEntries = (
   teamUuid: string,
-  body: { calendarIds: readonly number[]; startDate: string; offset?: number },
+  body: { calendarIds: readonly number[]; startDate: string; endDate?: string; offset?: number },
   signal?: AbortSignal,
 ) =>
   callRoute(r.postCalendarEntries, {
@@ -130,10 +136,17 @@ export const useCalendars = (teamUuid: string) =>
   });
 
 /** One page of the table (the server answers calendarPageSize entries from `offset` and the total). */
-export const useEntries = (teamUuid: string, calendarIds: readonly number[], startDate: string, offset = 0) =>
+/** The entries starting in [startDate, endDate) (yyyy-mm-dd in the team's zone), one page from `offset`. */
+export const useEntries = (
+  teamUuid: string,
+  calendarIds: readonly number[],
+  startDate: string,
+  endDate: string,
+  offset = 0,
+) =>
   useQuery({
-    queryKey: calendarKeys.entries(teamUuid, calendarIds, startDate, offset),
-    queryFn: ({ signal }) => fetchEntries(teamUuid, { calendarIds, startDate, offset }, signal),
+    queryKey: calendarKeys.entries(teamUuid, calendarIds, startDate, endDate, offset),
+    queryFn: ({ signal }) => fetchEntries(teamUuid, { calendarIds, startDate, endDate, offset }, signal),
     // Two operators editing one booking see each other's change on reload (issue 12).
     staleTime: 0,
     enabled: calendarIds.length > 0,

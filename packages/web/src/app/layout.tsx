@@ -2,7 +2,7 @@ import CloudOffOutlinedIcon from '@mui/icons-material/CloudOffOutlined';
 import { Box, Button } from '@mui/material';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { applyDebugParam } from '../ui/debug-mode.ts';
 import { PageSpinner, StatusPanel } from '../ui/page.tsx';
 import { describeError } from '../ui/report-error.ts';
@@ -17,6 +17,8 @@ export function AppLayout() {
   const { t } = useTranslation('shell');
   const session = useSession();
   const location = useLocation();
+  // The router's catch-all ('*', handle notFound) answers an address no page has.
+  const known = !useMatches().some((match) => (match.handle as { notFound?: boolean } | undefined)?.notFound);
   const [mobileDrawerOpen, setMobileDrawerOpen] = useState(false);
 
   useEffect(() => applyDebugParam(location.search), [location.search]);
@@ -48,7 +50,13 @@ export function AppLayout() {
 
   const loggedIn = session.status === 'loggedIn';
   const team = loggedIn ? session.currentTeam : null;
-  const redirect = guardRedirect({ pathname: location.pathname, loggedIn, team });
+  const redirect = guardRedirect({
+    pathname: location.pathname,
+    search: location.search,
+    known,
+    loggedIn,
+    team,
+  });
   if (redirect && redirect !== normalizePath(location.pathname)) return <Navigate to={redirect} replace />;
 
   const drawerTeam = team?.ready ? team.teamid : undefined;

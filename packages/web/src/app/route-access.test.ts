@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseDebugParam } from '../ui/debug-mode.ts';
-import { guardRedirect } from './route-access.ts';
+import { guardRedirect, safeNext } from './route-access.ts';
 
 const ready = { ready: true };
 const notReady = { ready: false };
@@ -31,8 +31,35 @@ describe('route guard (spec §2)', () => {
       '/calendar',
       '/nowhere',
     ]) {
-      assert.equal(guardRedirect({ pathname, loggedIn: false, team: null }), '/', pathname);
+      assert.equal(
+        guardRedirect({ pathname, loggedIn: false, team: null }),
+        `/login?next=${encodeURIComponent(pathname)}`,
+        pathname,
+      );
     }
+  });
+
+  it('shows visitors the 404 page of an unknown address, not the sign-in (issue 27 item 7)', () => {
+    assert.equal(guardRedirect({ pathname: '/nowhere', known: false, loggedIn: false, team: null }), null);
+  });
+
+  it('keeps the page asked for across the sign-in (issue 27 item 3)', () => {
+    const link = '/acceptPhotographerInivitation';
+    const search = '?userid=7&ciid=3&token=t&selector=s';
+    const login = guardRedirect({ pathname: link, search, loggedIn: false, team: null });
+    assert.equal(login, `/login?next=${encodeURIComponent(link + search)}`);
+    const loginSearch = (login ?? '').slice('/login'.length);
+    assert.equal(
+      guardRedirect({ pathname: '/login', search: loginSearch, loggedIn: true, team: ready }),
+      link + search,
+    );
+    // Never to another site or back to a sign-in page.
+    for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example', '/login?next=/x', ''])
+      assert.equal(safeNext(next), null, next);
+    assert.equal(
+      guardRedirect({ pathname: '/login', search: '?next=%2F%2Fevil.example', loggedIn: true, team: ready }),
+      '/',
+    );
   });
 
   it('sends signed-in users away from the sign-in pages to / (issue 16 item 10)', () => {
@@ -44,7 +71,7 @@ describe('route guard (spec §2)', () => {
 
   it('matches paths case-insensitively and ignores a trailing slash', () => {
     assert.equal(guardRedirect({ pathname: '/resetpassword/', loggedIn: false, team: null }), null);
-    assert.equal(guardRedirect({ pathname: '/USERS', loggedIn: false, team: null }), '/');
+    assert.equal(guardRedirect({ pathname: '/USERS', loggedIn: false, team: null }), '/login?next=%2FUSERS');
   });
 
   it('sends members without a team to /noteam', () => {

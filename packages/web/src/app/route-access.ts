@@ -30,6 +30,10 @@ const signInPaths = new Set(['/login', '/signup', '/recover']);
 
 export type GuardInput = {
   pathname: string;
+  /** The location's query (`?a=b` or ''): carries `next` on the sign-in page. */
+  search?: string;
+  /** False for an address no route knows: a visitor sees the 404 page, not the sign-in (issue 27 item 7). */
+  known?: boolean;
   loggedIn: boolean;
   /** The user's current team; null when the user belongs to no team. */
   team: { ready: boolean } | null;
@@ -40,11 +44,34 @@ export const normalizePath = (pathname: string) => {
   return lower === '' ? '/' : lower;
 };
 
+/**
+ * Where to go after signing in (issue 27 item 3): a path of this app only, never another site
+ * (`//host`, `/\\host`, `https:`), nor a sign-in page again.
+ */
+export function safeNext(next: string | null | undefined): string | null {
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
+  const path = next.split(/[?#]/, 1)[0] ?? '';
+  return signInPaths.has(normalizePath(path)) ? null : next;
+}
+
+/** The sign-in page that continues to `pathname` + `search` afterwards. */
+export const loginFor = (pathname: string, search = '') =>
+  `/login?${new URLSearchParams({ next: `${pathname}${search}` })}`;
+
 /** The path to redirect to, or null when the location may be shown. */
-export function guardRedirect({ pathname, loggedIn, team }: GuardInput): string | null {
+export function guardRedirect({
+  pathname,
+  search = '',
+  known = true,
+  loggedIn,
+  team,
+}: GuardInput): string | null {
   const path = normalizePath(pathname);
-  if (!loggedIn) return loggedOutPaths.has(path) ? null : '/';
-  if (signInPaths.has(path)) return '/';
+  if (!known) return null;
+  // Logged out, a protected page (an invitation link, a bookmark) asks to sign in first and keeps
+  // the address to continue to, instead of the landing page (issue 27 item 3).
+  if (!loggedIn) return loggedOutPaths.has(path) ? null : loginFor(pathname, search);
+  if (signInPaths.has(path)) return safeNext(new URLSearchParams(search).get('next')) ?? '/';
   if (teamFreePaths.has(path)) return null;
   if (!team) return '/noteam';
   if (!team.ready) return '/teamnotready';

@@ -102,7 +102,8 @@ export const routes: RouteObject[] = [
       // Spelt as in spec §2.
       { path: '/acceptPhotographerInivitation', element: <AcceptPhotographerInvitationPage /> },
       ...placeholderRoutes,
-      { path: '*', element: <NotFoundPage /> },
+      // `notFound`: the route guard lets visitors see this page too (issue 27 item 7).
+      { path: '*', element: <NotFoundPage />, handle: { notFound: true } },
     ],
   },
 ];

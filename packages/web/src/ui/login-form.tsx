@@ -6,10 +6,11 @@ import { limits } from '@photorelay/contract/limits';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { useLogin, useResendVerification } from '../api/account.ts';
 import { ApiError } from '../api/client.ts';
+import { safeNext } from '../app/route-access.ts';
 import { useCompleteLogin } from './session.ts';
 import { useSchemaForm } from './use-schema-form.ts';
 
@@ -27,6 +28,7 @@ const loginErrorMeta = { handlesError: (error: Error) => error instanceof ApiErr
 export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
   const { t, i18n } = useTranslation('login');
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const login = useLogin(loginErrorMeta);
   const completeLogin = useCompleteLogin();
   const { form, input } = useSchemaForm(loginSchema, { email: '', password: '', rememberme: true });
@@ -43,7 +45,8 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
           setFinishing(true);
           try {
             await completeLogin();
-            navigate('/');
+            // Back to the page that asked for a sign-in (an invitation link, a bookmark).
+            navigate(safeNext(params.get('next')) ?? '/', { replace: true });
           } finally {
             setFinishing(false);
           }

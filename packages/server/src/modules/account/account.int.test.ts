@@ -365,6 +365,9 @@ describe('invitation sign-up', () => {
       signupBody(email, { companyName: undefined, invitationToken }),
     );
     assert.deepEqual([res.status, res.body], [200, { result: 'OK' }]);
+    // Issue 27 item 3: the invitee is signed in by the sign-up itself, in the invited team.
+    const signedIn = await client.get<{ logged_in: boolean; currentTeam: string }>('/api/user/info');
+    assert.deepEqual([signedIn.body.logged_in, signedIn.body.currentTeam], [true, team.teamUuid]);
     assert.equal(
       (
         await client.post(

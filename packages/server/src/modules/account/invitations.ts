@@ -5,7 +5,7 @@ import { hashPassword } from '../../crypto/tokens.ts';
 import type { Db } from '../../db/kysely.ts';
 import * as teamQueries from '../teams/queries.ts';
 import * as q from './queries.ts';
-import { consumeToken, type RegisterInput, type SessionUser } from './service.ts';
+import { consumeToken, createSession, type RegisterInput, type SessionUser } from './service.ts';
 
 // Team invitations (spec §7 "Team users"): membership starts only when the invitation's token
 // comes back, never by signing up with, or verifying, an invited address.
@@ -27,12 +27,13 @@ const splitInvitation = (invitation: string) => {
  * Sign-up from an invitation link (`selector.token`): the mailed link proves the address, so no
  * verify mail. An unverified account at that address (a placeholder, or a sign-up whose mail was
  * never confirmed, maybe by someone else) becomes the invitee's: new password, its sessions and
- * verify links end.
+ * verify links end. The new member is signed in at once (issue 27 item 3): the link already proved
+ * the address, and the invitee came to join, not to type the password again.
  */
 export async function registerInvited(ctx: AppContext, input: RegisterInput, invitation: string) {
   const { selector, token } = splitInvitation(invitation);
   const passwordHash = await hashPassword(input.password);
-  await ctx.db.transaction().execute(async (trx) => {
+  const userId = await ctx.db.transaction().execute(async (trx) => {
     const row = await consumeToken(trx, 'invite', selector, token);
     const existing = await q.findUserByEmail(trx, row.email);
     if (existing?.email_verified) throw new AppError('UserAlreadyExists');
@@ -51,7 +52,10 @@ export async function registerInvited(ctx: AppContext, input: RegisterInput, inv
       await q.revokeUserTokens(trx, userId, 'verify');
     }
     if (row.team_id !== null) await joinTeam(trx, row.team_id, userId);
+    await q.markRegistrationCompleted(trx, userId);
+    return userId;
   });
+  return createSession(ctx.db, userId, false);
 }
 
 /** The link mailed to an existing (verified) account: joining is that account's own choice. */

@@ -48,8 +48,9 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     handle(
       app,
       c.register,
-      async (request) => {
-        await account.register(ctx, request.body);
+      async (request, reply) => {
+        const session = await account.register(ctx, request.body);
+        if (session) setSessionCookie(reply, session, secureCookie);
         return ok;
       },
       { preHandler: limits.mailing('register') },

@@ -171,6 +171,7 @@ export interface RegisterInput {
   invitationToken?: string;
 }
 
+/** A sign-up; through an invitation it answers the new session (the invitee is signed in). */
 export async function register(ctx: AppContext, input: RegisterInput) {
   if (input.invitationToken) return registerInvited(ctx, input, input.invitationToken);
   const companyName = input.companyName?.trim();
@@ -211,6 +212,7 @@ export async function register(ctx: AppContext, input: RegisterInput) {
     });
     throw new AppError('SendMailFailed');
   }
+  return null;
 }
 
 export async function verify(db: Db, input: { token: string; selector: string }) {

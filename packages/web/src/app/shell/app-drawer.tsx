@@ -1,3 +1,4 @@
+import CalendarMonthOutlinedIcon from '@mui/icons-material/CalendarMonthOutlined';
 import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
 import FolderOffOutlinedIcon from '@mui/icons-material/FolderOffOutlined';
 import PhotoCameraOutlinedIcon from '@mui/icons-material/PhotoCameraOutlined';
@@ -33,6 +34,7 @@ type Props = {
 function DrawerContent({ teamUuid, onNavigate }: { teamUuid: string; onNavigate?: () => void }) {
   const { t } = useTranslation('shell');
   const { t: tp } = useTranslation('pictures');
+  const { t: tc } = useTranslation('calendar');
   const { pathname } = useLocation();
   const tree = useFolderTree(teamUuid);
   const team = useCurrentTeam();
@@ -74,6 +76,25 @@ function DrawerContent({ teamUuid, onNavigate }: { teamUuid: string; onNavigate?
           </ListItemIcon>
           <ListItemText
             primary={tp('drawer')}
+            slotProps={{ primary: { noWrap: true, sx: { fontWeight: 500 } } }}
+          />
+        </ListItemButton>
+        {/* Every member's calendar (issue 27 item 2): their bookings and invitations always, the
+            team's events where they may read them; no folder right needed to get there. */}
+        <ListItemButton
+          dense
+          component={RouterLink}
+          to="/calendar"
+          selected={pathname === '/calendar'}
+          onClick={onNavigate}
+          sx={{ minHeight: 36 }}
+          data-testid="drawer-calendar"
+        >
+          <ListItemIcon sx={{ minWidth: 32 }}>
+            <CalendarMonthOutlinedIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText
+            primary={tc('title')}
             slotProps={{ primary: { noWrap: true, sx: { fontWeight: 500 } } }}
           />
         </ListItemButton>

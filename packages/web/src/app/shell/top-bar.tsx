@@ -66,15 +66,18 @@ export function TopBar({ session, onOpenDrawer }: Props) {
           {session.status === 'loggedOut' && (
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
               <LanguageButton />
-              <Button
-                component={RouterLink}
-                to="/login"
-                color="inherit"
-                data-testid="topbar-signin"
-                sx={{ whiteSpace: 'nowrap', px: { xs: 1, sm: 2 } }}
-              >
-                {t('topBar.signIn')}
-              </Button>
+              {/* Not on the sign-in page itself: there it only pushed a phone's page sideways (issue 27). */}
+              {path !== '/login' && (
+                <Button
+                  component={RouterLink}
+                  to="/login"
+                  color="inherit"
+                  data-testid="topbar-signin"
+                  sx={{ whiteSpace: 'nowrap', px: { xs: 1, sm: 2 } }}
+                >
+                  {t('topBar.signIn')}
+                </Button>
+              )}
               {!signUpHiddenOn.has(path) && (
                 <Button
                   component={RouterLink}

@@ -49,3 +49,38 @@ export const chipColors: Record<ChipTone, { bg: string; fg: string }> = {
   orange: { bg: 'rgb(251, 140, 0)', fg: 'rgb(33, 20, 0)' },
   green: { bg: 'rgb(67, 160, 71)', fg: 'rgb(255, 255, 255)' },
 };
+
+/**
+ * One state per booking, in words (issue 27 item 4): the agency's decision first (booked and how
+ * far the accreditation is, cancelled, not booked), else the photographer's own answer. `own`
+ * words it for the photographer himself ("You accepted – waiting for the agency"); a cancelled
+ * event outranks every booking state.
+ */
+export function bookingWords(
+  booking: Pick<Booking, 'bookingState' | 'accreditation' | 'answer'>,
+  { own, eventCancelled = false }: { own: boolean; eventCancelled?: boolean },
+): ParseKeys<'calendar'> {
+  if (eventCancelled) return 'state.eventCancelled';
+  switch (booking.bookingState) {
+    case 'accepted':
+      return `state.booked.${booking.accreditation}`;
+    case 'canceled':
+      return 'state.bookingCancelled';
+    case 'rejected':
+      return 'state.notBooked';
+    case 'unset':
+      if (booking.answer === 'accepted') return own ? 'state.youAccepted' : 'state.accepted';
+      if (booking.answer === 'rejected') return own ? 'state.youDeclined' : 'state.declined';
+      return own ? 'state.youInvited' : 'state.invited';
+  }
+}
+
+/** The legend of the chip colours (spec §4), each with the states it stands for. */
+export const chipLegend: readonly { tone: ChipTone; label: ParseKeys<'calendar'> }[] = [
+  { tone: 'lightblue', label: 'legend.lightblue' },
+  { tone: 'red', label: 'legend.red' },
+  { tone: 'yellow', label: 'legend.yellow' },
+  { tone: 'orange', label: 'legend.orange' },
+  { tone: 'green', label: 'legend.green' },
+  { tone: 'grey', label: 'legend.grey' },
+];

@@ -3,6 +3,9 @@
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Checkbox, Chip, FormControlLabel, IconButton, Stack } from '@mui/material';
+import { externalCalendarCommandDetail } from '@photorelay/contract/externalcalendars';
+import { format } from 'date-fns';
+import type { TFunction } from 'i18next';
 import { useSnackbar } from 'notistack';
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +19,17 @@ type Props = {
   onToggle: (id: number, shown: boolean) => void;
   canManage: boolean;
 };
+
+/** What a refresh changed and when it ran (issue 27 item 10), not only 'Calendar refreshed'. */
+function refreshMessage(t: TFunction<'calendar'>, detail: unknown) {
+  const parsed = externalCalendarCommandDetail.safeParse(detail);
+  const time = format(new Date(), 'HH:mm');
+  if (!parsed.success) return t('calendars.refreshed');
+  const { notModified, inserted, updated, removed } = parsed.data;
+  return notModified || inserted + updated + removed === 0
+    ? t('calendars.refreshedUnchanged', { time })
+    : t('calendars.refreshedChanges', { time, inserted, updated, removed });
+}
 
 /** Memoised like the date picker: the listing's answer does not change the list. */
 export const CalendarList = memo(function CalendarList({
@@ -71,7 +85,8 @@ export const CalendarList = memo(function CalendarList({
                       refresh.mutate(
                         { calendarRefName: calendar.refname ?? '' },
                         {
-                          onSuccess: () => enqueueSnackbar(t('calendars.refreshed'), { variant: 'success' }),
+                          onSuccess: (detail) =>
+                            enqueueSnackbar(refreshMessage(t, detail), { variant: 'success' }),
                         },
                       )
                     }

@@ -1,12 +1,14 @@
-// /calendar?id (spec §2 'Calendar page'): the team's events from a start date, grouped by day, with
-// bookings, flags and the row actions; photographers also see their own bookings.
+// /calendar?id (spec §2 'Calendar page'): the team's events grouped by day, with bookings, flags and
+// the row actions; photographers also see their own bookings. Opens on today as an agenda over the
+// next months, or a month as a grid (?view=month&month=yyyy-MM; ?start=yyyy-mm-dd starts the agenda
+// there), and always says which days it shows (issue 27 item 1).
 import AddIcon from '@mui/icons-material/Add';
 import CalendarMonthOutlinedIcon from '@mui/icons-material/CalendarMonthOutlined';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import PublicOutlinedIcon from '@mui/icons-material/PublicOutlined';
-import { Box, Button, Card, Stack } from '@mui/material';
-import { limits } from '@photorelay/contract/limits';
+import { Alert, Box, Button, Card, Stack, Typography } from '@mui/material';
 import { useSnackbar } from 'notistack';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import {
@@ -21,15 +23,31 @@ import { type FolderNode, useFolderTree } from '../../api/folders.ts';
 import { ConfirmDialog, ConfirmRemoval } from '../../ui/confirm-dialog.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
 import { useCurrentTeam, useSession } from '../../ui/session.ts';
+import { CalendarFeedCard } from '../profile/calendar-feed.tsx';
 import { CalendarList } from './calendar-list.tsx';
-import { defaultTimeZone } from './calendar-time.ts';
+import {
+  agendaCanGrow,
+  agendaMonths,
+  agendaRange,
+  type CalendarView,
+  clampDay,
+  inRange,
+  isDay,
+  isMonth,
+  monthOf,
+  monthRange,
+  rangeDays,
+  shiftMonth,
+} from './calendar-range.ts';
+import { defaultTimeZone, todayIso } from './calendar-time.ts';
 import { EntriesTable } from './entries-table.tsx';
 import type { RowAction } from './entry-row.tsx';
 import { EventDialog, type EventDialogMode } from './event-dialog.tsx';
 import { AddExternalCalendarButton } from './external-calendars.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
+import { MonthGrid } from './month-grid.tsx';
 import { MyBookings } from './my-bookings.tsx';
-import { clampDay, StartDatePicker } from './start-date-picker.tsx';
+import { RangeToolbar } from './range-toolbar.tsx';
 import { TimeZoneDialog } from './time-zone-dialog.tsx';
 
 function firstCalendarId(nodes: readonly FolderNode[]): number {
@@ -58,11 +76,20 @@ export function CalendarPage() {
   const planner = rolesKnown && session.status === 'loggedIn' && !session.isPhotographer;
 
   const list = useCalendars(teamUuid);
-  // `start` (yyyy-mm-dd) opens another day than the spec's default start (links, the benchmark).
-  const [startDate, setStartDate] = useState<string>(() => {
-    const start = params.get('start') ?? '';
-    return /^\d{4}-\d{2}-\d{2}$/.test(start) ? clampDay(start) : limits.calendarDefaultStart;
+  const [view, setView] = useState<CalendarView>(() => (params.get('view') === 'month' ? 'month' : 'agenda'));
+  // null: the month of today, and an agenda from today (the team's zone is known after the first answer).
+  const [pickedMonth, setPickedMonth] = useState<string | null>(() => {
+    const month = params.get('month');
+    const start = params.get('start');
+    return isMonth(month) ? month : isDay(start) ? monthOf(clampDay(start)) : null;
   });
+  const [agendaStart, setAgendaStart] = useState<string | null>(() => {
+    const start = params.get('start');
+    return isDay(start) ? clampDay(start) : null;
+  });
+  // How many steps of agendaMonths the agenda shows ('Show later events' adds one).
+  const [agendaSteps, setAgendaSteps] = useState(1);
+  const [highlight, setHighlight] = useState<number | null>(null);
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const onToggle = useCallback(
     (id: number, shown: boolean) =>
@@ -86,13 +113,66 @@ export function CalendarPage() {
     () => calendars.map((item) => item.dbcalendarid).filter((id) => !hidden.has(id)),
     [calendars, hidden],
   );
-  // The table's page: the server answers 200 entries from `offset` (another day or calendar: page 1).
+  const zone = list.data?.timeZone ?? defaultTimeZone;
+  const today = todayIso(zone);
+  const agendaFrom = agendaStart ?? today;
+  const month = view === 'month' ? (pickedMonth ?? monthOf(today)) : monthOf(agendaFrom);
+  const range = useMemo(
+    () => (view === 'month' ? monthRange(month) : agendaRange(agendaFrom, agendaMonths * agendaSteps)),
+    [view, month, agendaFrom, agendaSteps],
+  );
+  // The table's page: the server answers 200 entries from `offset` (another range or calendar: page 1).
   const [paging, setPaging] = useState({ key: '', offset: 0 });
-  const pagingKey = `${startDate}/${shownIds.join(',')}`;
+  const pagingKey = `${range.start}/${range.end}/${shownIds.join(',')}`;
   const offset = paging.key === pagingKey ? paging.offset : 0;
-  const entries = useEntries(teamUuid, shownIds, startDate, offset);
+  const entries = useEntries(teamUuid, shownIds, range.start, range.end, offset);
   const onOffset = useCallback((next: number) => setPaging({ key: pagingKey, offset: next }), [pagingKey]);
-  const zone = entries.data?.timeZone ?? list.data?.timeZone ?? defaultTimeZone;
+
+  const goToMonth = useCallback(
+    (next: string) => {
+      setPickedMonth(next);
+      // The agenda of the current month starts today, of another month on its first day.
+      setAgendaStart(next === monthOf(today) ? null : `${next}-01`);
+      setAgendaSteps(1);
+    },
+    [today],
+  );
+  const onShift = useCallback((by: number) => goToMonth(shiftMonth(month, by)), [goToMonth, month]);
+  const onToday = useCallback(() => {
+    setPickedMonth(null);
+    setAgendaStart(null);
+    setAgendaSteps(1);
+  }, []);
+  const onView = useCallback(
+    (next: CalendarView) => {
+      setView(next);
+      if (next === 'month') setPickedMonth(month);
+    },
+    [month],
+  );
+  /** After saving: the range moves to the event's day if needed, and its row is marked (item 1). */
+  const onSaved = useCallback(
+    (id: number, day: string | null) => {
+      setHighlight(id);
+      if (!day || inRange(day, range)) return;
+      if (view === 'month') setPickedMonth(monthOf(day));
+      else {
+        setAgendaStart(day < today ? day : `${monthOf(day)}-01`);
+        setAgendaSteps(1);
+      }
+    },
+    [range, view, today],
+  );
+  const onDay = useCallback((day: string) => {
+    document
+      .querySelector(`[data-testid="calendar-day-${day}"]`)
+      ?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, []);
+  const shownEntries = entries.data?.entries;
+  useEffect(() => {
+    if (highlight === null || !shownEntries) return;
+    document.querySelector(`[data-testid="entry-row-${highlight}"]`)?.scrollIntoView({ block: 'center' });
+  }, [highlight, shownEntries]);
 
   const [eventMode, setEventMode] = useState<EventDialogMode | null>(null);
   const [inviting, setInviting] = useState<CalendarEntry | null>(null);
@@ -144,73 +224,149 @@ export function CalendarPage() {
   }
   if (!rolesKnown) return <PageSpinner />;
 
+  const days = rangeDays(range, today);
+  const total = entries.data?.total ?? 0;
+  const loading = shownIds.length > 0 && entries.isPending;
+  // Photographers see the team's calendar only with read on it (folder rights, as everywhere);
+  // their own invitations and bookings always (issue 27 item 2, said on the page).
+  const teamEvents = calendars.length > 0;
+  const emptyHint = planner
+    ? t('range.emptyHintPlanner')
+    : teamEvents
+      ? t('range.emptyHintPhotographer')
+      : undefined;
+
   return (
     <PageContainer maxWidth="xl">
-      <Box data-testid="calendar-page" data-zone={zone}>
+      <Box data-testid="calendar-page" data-zone={zone} data-view={view}>
         <PageHeader
           title={calendar?.name ?? t('title')}
-          subtitle={t('subtitle')}
+          subtitle={planner ? t('subtitle') : teamEvents ? t('access.photographer') : undefined}
           icon={<CalendarMonthOutlinedIcon />}
           actions={
-            <>
-              <StartDatePicker value={startDate} zone={zone} onChange={setStartDate} />
-              {admin && (
-                <Button
-                  color="inherit"
-                  startIcon={<PublicOutlinedIcon />}
-                  onClick={() => setZoneOpen(true)}
-                  data-testid="calendar-time-zone"
-                  sx={{ whiteSpace: 'nowrap' }}
-                >
-                  {zone}
-                </Button>
-              )}
-            </>
+            admin && (
+              <Button
+                color="inherit"
+                startIcon={<PublicOutlinedIcon />}
+                onClick={() => setZoneOpen(true)}
+                data-testid="calendar-time-zone"
+                title={t('timeZone.title')}
+                sx={{ whiteSpace: 'nowrap', maxWidth: '100%' }}
+              >
+                {zone}
+              </Button>
+            )
           }
         />
         {!planner && <MyBookings teamUuid={teamUuid} />}
-        <Card sx={{ mb: 3, px: 2.5, py: 1.25 }}>
-          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-            <Box component="h2" sx={{ typography: 'subtitle1', fontWeight: 600, m: 0, whiteSpace: 'nowrap' }}>
-              {t('calendars.title')}
-            </Box>
-            <Box sx={{ flex: 1, minWidth: 0 }}>
-              <CalendarList
-                teamUuid={teamUuid}
-                calendars={calendars}
-                hidden={hidden}
-                canManage={admin}
-                onToggle={onToggle}
-              />
-            </Box>
-            {admin && <AddExternalCalendarButton teamUuid={teamUuid} />}
-            {planner && (
-              <Button
-                variant="contained"
-                startIcon={<AddIcon />}
-                onClick={() => setEventMode({ kind: 'new' })}
-                disabled={!defaultCalendar}
-                data-testid="calendar-new-event"
-                sx={{ whiteSpace: 'nowrap' }}
+        {!planner && !teamEvents && (
+          <Alert severity="info" sx={{ mb: 3 }} data-testid="calendar-no-team-events">
+            {t('access.noTeamEvents')}
+          </Alert>
+        )}
+        {(teamEvents || admin) && (
+          <>
+            <Card sx={{ mb: 2, px: 2, py: 1.25 }}>
+              <Stack
+                direction="row"
+                useFlexGap
+                spacing={1.5}
+                sx={{ alignItems: 'center', flexWrap: 'wrap', justifyContent: 'space-between' }}
               >
-                {t('actions.newEvent')}
-              </Button>
-            )}
-          </Stack>
-        </Card>
-        <Card>
-          <EntriesTable
-            entries={entries.data?.entries ?? []}
-            total={entries.data?.total ?? 0}
-            offset={offset}
-            onOffset={onOffset}
-            loading={shownIds.length > 0 && entries.isPending}
-            teamUuid={teamUuid}
-            admin={admin}
-            planner={planner}
-            onAction={onAction}
-          />
-        </Card>
+                <RangeToolbar
+                  view={view}
+                  month={month}
+                  onView={onView}
+                  onMonth={goToMonth}
+                  onShift={onShift}
+                  onToday={onToday}
+                />
+                {planner && (
+                  <Button
+                    variant="contained"
+                    startIcon={<AddIcon />}
+                    onClick={() => setEventMode({ kind: 'new' })}
+                    disabled={!defaultCalendar}
+                    data-testid="calendar-new-event"
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
+                    {t('actions.newEvent')}
+                  </Button>
+                )}
+              </Stack>
+            </Card>
+            <Card sx={{ mb: 2, px: 2, py: 1.25 }}>
+              <Stack direction="row" useFlexGap spacing={1.5} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                <Box
+                  component="h2"
+                  sx={{ typography: 'subtitle1', fontWeight: 600, m: 0, whiteSpace: 'nowrap' }}
+                >
+                  {t('calendars.title')}
+                </Box>
+                <Box sx={{ flex: '1 1 220px', minWidth: 0 }}>
+                  <CalendarList
+                    teamUuid={teamUuid}
+                    calendars={calendars}
+                    hidden={hidden}
+                    canManage={admin}
+                    onToggle={onToggle}
+                  />
+                </Box>
+                {admin && <AddExternalCalendarButton teamUuid={teamUuid} />}
+              </Stack>
+            </Card>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ mb: 1, px: 0.5 }}
+              data-testid="calendar-range"
+              data-start={range.start}
+              data-end={range.end}
+              aria-live="polite"
+            >
+              {loading
+                ? t('range.loading', days)
+                : total > 0
+                  ? t('range.events', { ...days, count: total })
+                  : t('range.none', days)}
+            </Typography>
+            <Card>
+              {view === 'month' && (
+                <MonthGrid month={month} today={today} entries={shownEntries ?? []} onDay={onDay} />
+              )}
+              <EntriesTable
+                entries={shownEntries ?? []}
+                total={total}
+                offset={offset}
+                onOffset={onOffset}
+                loading={loading}
+                teamUuid={teamUuid}
+                admin={admin}
+                planner={planner}
+                onAction={onAction}
+                highlight={highlight}
+                emptyTitle={t('range.none', days)}
+                emptyHint={emptyHint}
+              />
+              {view === 'agenda' && agendaCanGrow(range) && !loading && (
+                <Box sx={{ p: 1.5, textAlign: 'center', borderTop: 1, borderColor: 'divider' }}>
+                  <Button
+                    startIcon={<ExpandMoreIcon />}
+                    onClick={() => setAgendaSteps((steps) => steps + 1)}
+                    data-testid="calendar-later"
+                  >
+                    {t('range.later')}
+                  </Button>
+                </Box>
+              )}
+            </Card>
+          </>
+        )}
+
+        {/* The member's own subscription, here too and not only on the profile page (item 10). */}
+        <Box sx={{ mt: 3 }}>
+          <CalendarFeedCard teamUuid={teamUuid} />
+        </Box>
 
         {eventMode && defaultCalendar && (
           <EventDialog
@@ -219,6 +375,7 @@ export function CalendarPage() {
             calendarId={calendar?.type === 'default' ? calendar.dbcalendarid : defaultCalendar.dbcalendarid}
             mode={eventMode}
             showHistory={admin}
+            onSaved={onSaved}
             onClose={() => setEventMode(null)}
           />
         )}

@@ -2,13 +2,15 @@
 // plain table elements styled here once (entry-row.tsx); the booking menu and the flags popover
 // are one each for the whole table.
 import EventAvailableOutlinedIcon from '@mui/icons-material/EventAvailableOutlined';
-import { Box, Skeleton, Stack, TablePagination } from '@mui/material';
+import { Box, Skeleton, Stack, TablePagination, useMediaQuery } from '@mui/material';
 import { limits } from '@photorelay/contract/limits';
+import type { ParseKeys } from 'i18next';
 import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Booking, CalendarEntry } from '../../api/calendar.ts';
 import { StatusPanel } from '../../ui/page.tsx';
 import { BookingMenu, type OpenBooking } from './booking-menu.tsx';
+import { bookingWords, chipColors, chipLegend } from './booking-rules.ts';
 import { dayKeyToText } from './calendar-time.ts';
 import { EntryRow, type RowAction, type RowLabels } from './entry-row.tsx';
 import { eventFlags } from './event-flags.ts';
@@ -26,6 +28,11 @@ type Props = {
   admin: boolean;
   planner: boolean;
   onAction: (action: RowAction, entry: CalendarEntry) => void;
+  /** The entry just saved: marked until another is. */
+  highlight?: number | null;
+  /** What an empty range says ("No events between 28.11. and 27.12.") and who may change that. */
+  emptyTitle: string;
+  emptyHint?: string;
 };
 
 const pageSize = limits.calendarPageSize;
@@ -78,6 +85,31 @@ const tableStyles = {
   '& td': { px: 2, py: 0.75, borderBottom: 1, borderColor: 'divider', verticalAlign: 'middle' },
   '& tr.day td': { bgcolor: 'rgba(31,79,179,0.06)', fontWeight: 600, color: 'primary.dark', py: 0.75 },
   '& tr.entry:hover': { bgcolor: 'action.hover' },
+  '& tr.highlight td, & .card.highlight': { bgcolor: 'rgba(253,216,53,0.22)' },
+  // Below 600 px: a list of cards instead of the table (issue 27 item 9).
+  '& div.day': {
+    px: 2,
+    py: 0.75,
+    bgcolor: 'rgba(31,79,179,0.06)',
+    fontWeight: 600,
+    color: 'primary.dark',
+    borderBottom: 1,
+    borderColor: 'divider',
+  },
+  '& .card': {
+    display: 'flex',
+    flexDirection: 'column',
+    gap: 0.5,
+    px: 2,
+    py: 1.25,
+    borderBottom: 1,
+    borderColor: 'divider',
+  },
+  '& .card .time': { fontVariantNumeric: 'tabular-nums' },
+  '& .card .chip': { whiteSpace: 'normal', height: 'auto', minHeight: 24, py: 0.25, textAlign: 'left' },
+  '& .card.cancelled .summary': { textDecoration: 'line-through' },
+  '& .card.cancelled': { color: 'text.disabled' },
+  '& .card .actions': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.25, mx: -0.75 },
   '& tr.cancelled td': { color: 'text.disabled' },
   '& tr.cancelled .summary': { textDecoration: 'line-through' },
   '& td.time': { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' },
@@ -101,6 +133,7 @@ const tableStyles = {
   '& .confirmed': { color: 'success.main', display: 'inline-flex' },
   '& .booking': { display: 'inline-flex', alignItems: 'center', gap: 0.5, mr: 0.5, my: 0.25 },
   '& button.chip': { cursor: 'pointer', fontWeight: 500, font: 'inherit', fontSize: '0.8125rem' },
+  '& button.chip .state': { fontWeight: 400 },
   '& button.chip:hover, & button.chip:focus-visible': { filter: 'brightness(0.95)' },
   '& td.actions': { textAlign: 'right', whiteSpace: 'nowrap', py: 0.25 },
   '& .icon, & .flags': {
@@ -130,11 +163,15 @@ export function EntriesTable({
   admin,
   planner,
   onAction,
+  highlight = null,
+  emptyTitle,
+  emptyHint,
 }: Props) {
   const { t } = useTranslation('calendar');
   const [booking, setBooking] = useState<OpenBooking | null>(null);
   const [flags, setFlags] = useState<OpenFlags | null>(null);
   const groups = useMemo(() => groupByDay(entries), [entries]);
+  const phone = useMediaQuery((theme) => theme.breakpoints.down('sm'));
   // A page past the end (entries deleted meanwhile): the last page instead.
   const emptyPage = !loading && entries.length === 0 && offset > 0;
   useEffect(() => {
@@ -153,6 +190,7 @@ export function EntriesTable({
     );
     return {
       cancelled: t('table.cancelled'),
+      allDay: t('table.allDay'),
       external: t('table.external'),
       confirmed: t('table.confirmed'),
       source: {
@@ -161,7 +199,16 @@ export function EntriesTable({
       },
       flags: once((count: number) => t('flags.count', { count, total: eventFlags.length })),
       categories: once((category: string) => t(`categories.${category}`, { defaultValue: category })),
+      subcategories: once((id: string) =>
+        t(`subcategories.${id}` as ParseKeys<'calendar'>, { defaultValue: id }),
+      ),
       bookingTitle: (item: Booking) => `${item.fullname}: ${bookingStatus(item)}`,
+      bookingWords: once(
+        (item: Booking) => t(bookingWords(item, { own: false })),
+        (item) => `${item.bookingState}/${item.accreditation}/${item.answer}`,
+      ),
+      myState: (item: Booking, eventCancelled: boolean) =>
+        t(bookingWords(item, { own: true, eventCancelled })),
       accreditationNumber: t('booking.accreditationNumber'),
       actions: {
         edit: t('actions.edit'),
@@ -196,8 +243,8 @@ export function EntriesTable({
     return (
       <StatusPanel
         icon={<EventAvailableOutlinedIcon />}
-        title={t('table.empty')}
-        text={t('table.emptyHint')}
+        title={emptyTitle}
+        text={emptyHint}
         testId="calendar-empty"
       />
     );
@@ -209,42 +256,71 @@ export function EntriesTable({
     t('columns.location'),
     ...(admin ? [t('columns.flags')] : []),
   ];
+  const cards = phone && (
+    <Box sx={tableStyles} data-testid="calendar-table" data-layout="cards">
+      {groups.map((group) => (
+        <Fragment key={group.day}>
+          <div className="day" data-testid={`calendar-day-${group.day}`}>
+            {dayKeyToText(group.day)}
+          </div>
+          {group.entries.map((entry) => (
+            <EntryRow
+              key={entry.dbcalendarentryid}
+              entry={entry}
+              teamUuid={teamUuid}
+              admin={admin}
+              planner={planner}
+              highlighted={entry.dbcalendarentryid === highlight}
+              layout="card"
+              labels={labels}
+              onAction={onAction}
+              onBooking={onBooking}
+              onFlags={onFlags}
+            />
+          ))}
+        </Fragment>
+      ))}
+    </Box>
+  );
   return (
     <>
-      <Box sx={{ overflowX: 'auto' }}>
-        <Box component="table" sx={tableStyles} data-testid="calendar-table" aria-label={t('title')}>
-          <thead>
-            <tr>
-              {columns.map((label) => (
-                <th key={label}>{label}</th>
-              ))}
-              <th aria-label={t('columns.actions')} />
-            </tr>
-          </thead>
-          <tbody>
-            {groups.map((group) => (
-              <Fragment key={group.day}>
-                <tr className="day" data-testid={`calendar-day-${group.day}`}>
-                  <td colSpan={columns.length + 1}>{dayKeyToText(group.day)}</td>
-                </tr>
-                {group.entries.map((entry) => (
-                  <EntryRow
-                    key={entry.dbcalendarentryid}
-                    entry={entry}
-                    teamUuid={teamUuid}
-                    admin={admin}
-                    planner={planner}
-                    labels={labels}
-                    onAction={onAction}
-                    onBooking={onBooking}
-                    onFlags={onFlags}
-                  />
+      {cards || (
+        <Box sx={{ overflowX: 'auto' }}>
+          <Box component="table" sx={tableStyles} data-testid="calendar-table" aria-label={t('title')}>
+            <thead>
+              <tr>
+                {columns.map((label) => (
+                  <th key={label}>{label}</th>
                 ))}
-              </Fragment>
-            ))}
-          </tbody>
+                <th aria-label={t('columns.actions')} />
+              </tr>
+            </thead>
+            <tbody>
+              {groups.map((group) => (
+                <Fragment key={group.day}>
+                  <tr className="day" data-testid={`calendar-day-${group.day}`}>
+                    <td colSpan={columns.length + 1}>{dayKeyToText(group.day)}</td>
+                  </tr>
+                  {group.entries.map((entry) => (
+                    <EntryRow
+                      key={entry.dbcalendarentryid}
+                      entry={entry}
+                      teamUuid={teamUuid}
+                      admin={admin}
+                      planner={planner}
+                      highlighted={entry.dbcalendarentryid === highlight}
+                      labels={labels}
+                      onAction={onAction}
+                      onBooking={onBooking}
+                      onFlags={onFlags}
+                    />
+                  ))}
+                </Fragment>
+              ))}
+            </tbody>
+          </Box>
         </Box>
-      </Box>
+      )}
       {total > pageSize && (
         <TablePagination
           component="div"
@@ -256,8 +332,43 @@ export function EntriesTable({
           labelDisplayedRows={({ from, to, count }) => t('table.rows', { from, to, count })}
         />
       )}
+      {admin && <BookingLegend />}
       {admin && <BookingMenu teamUuid={teamUuid} open={booking} onClose={() => setBooking(null)} />}
       {admin && <FlagsPopover teamUuid={teamUuid} open={flags} onClose={() => setFlags(null)} />}
     </>
+  );
+}
+
+/** What the chip colours mean (spec §4 colours, issue 27 item 4: never colour alone). */
+function BookingLegend() {
+  const { t } = useTranslation('calendar');
+  return (
+    <Box
+      component="ul"
+      aria-label={t('legend.title')}
+      data-testid="booking-legend"
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        gap: 1.5,
+        listStyle: 'none',
+        m: 0,
+        px: 2,
+        py: 1.5,
+        typography: 'caption',
+        color: 'text.secondary',
+      }}
+    >
+      {chipLegend.map(({ tone, label }) => (
+        <Box component="li" key={tone} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
+          <Box
+            component="span"
+            aria-hidden
+            sx={{ width: 14, height: 14, borderRadius: '50%', bgcolor: chipColors[tone].bg, flex: 'none' }}
+          />
+          {t(label)}
+        </Box>
+      ))}
+    </Box>
   );
 }

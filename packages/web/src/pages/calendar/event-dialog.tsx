@@ -22,6 +22,7 @@ import { Controller, type FieldPath, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { type CalendarEntry, useCategoryFile, useSaveEntry } from '../../api/calendar.ts';
 import { BookingHistoryList } from './booking-history.tsx';
+import { dialogDateToDay } from './calendar-range.ts';
 import { defaultEnd, todayText } from './calendar-time.ts';
 import {
   type EventFormValues,
@@ -48,10 +49,12 @@ type Props = {
   calendarId: number;
   mode: EventDialogMode;
   showHistory: boolean;
+  /** After a save: the entry's id and its start day (yyyy-MM-dd), so the calendar shows it. */
+  onSaved?: (id: number, day: string | null) => void;
   onClose: () => void;
 };
 
-export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onClose }: Props) {
+export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onSaved, onClose }: Props) {
   const { t } = useTranslation('calendar');
   const { t: tc } = useTranslation('common');
   const { enqueueSnackbar } = useSnackbar();
@@ -99,8 +102,9 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onC
         body,
       },
       {
-        onSuccess: () => {
+        onSuccess: (id) => {
           enqueueSnackbar(t(editing ? 'event.saved' : 'event.created'), { variant: 'success' });
+          onSaved?.(id, dialogDateToDay(values.date));
           onClose();
         },
       },
@@ -152,7 +156,8 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onC
       data-testid="event-dialog"
       aria-labelledby="event-dialog-title"
     >
-      <form onSubmit={submit} noValidate>
+      {/* A flex column, so the fields scroll and Save stays in view on a low window (item 8). */}
+      <form onSubmit={submit} noValidate style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
         <DialogTitle id="event-dialog-title" sx={{ pb: 0.5 }}>
           {title}
         </DialogTitle>
@@ -214,7 +219,8 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onC
                       ]),
                     ].map((id) => (
                       <MenuItem key={id} value={id}>
-                        {id}
+                        {/* The team's own ids (config files) keep their name when there is no translation. */}
+                        {t(`subcategories.${id}` as ParseKeys<'calendar'>, { defaultValue: id })}
                       </MenuItem>
                     ))}
                   </TextField>

@@ -5,7 +5,7 @@ import { useSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { useAnswerInvitation, useMyBookings } from '../../api/calendar.ts';
 import { CardHeading } from '../../ui/card-heading.tsx';
-import { chipColors, chipTone } from './booking-rules.ts';
+import { bookingWords, chipColors, chipTone } from './booking-rules.ts';
 
 export function MyBookings({ teamUuid }: { teamUuid: string }) {
   const { t } = useTranslation('calendar');
@@ -28,13 +28,13 @@ export function MyBookings({ teamUuid }: { teamUuid: string }) {
       ) : (
         <List dense>
           {rows.map(({ entry, booking }) => {
-            const colors = chipColors[chipTone(booking)];
+            const colors = chipColors[entry.cancelled ? 'grey' : chipTone(booking)];
             return (
               <ListItem
                 key={entry.dbcalendarentryid}
                 data-testid={`my-booking-${entry.dbcalendarentryid}`}
                 data-answer={booking.answer}
-                sx={{ px: 2.5 }}
+                sx={{ px: 2.5, flexWrap: 'wrap', gap: 1 }}
               >
                 <ListItemText
                   primary={entry.summary}
@@ -48,16 +48,24 @@ export function MyBookings({ teamUuid }: { teamUuid: string }) {
                     primary: { sx: { textDecoration: entry.cancelled ? 'line-through' : undefined } },
                   }}
                 />
-                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                  <Chip size="small" variant="outlined" label={t(`booking.answer.${booking.answer}`)} />
+                <Stack
+                  direction="row"
+                  spacing={1}
+                  useFlexGap
+                  sx={{ alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end' }}
+                >
+                  {/* One state per event, in words (issue 27 item 4); the colour only repeats it. */}
                   <Chip
                     size="small"
-                    label={
-                      booking.bookingState === 'accepted'
-                        ? t(`accreditation.${booking.accreditation}`)
-                        : t(`bookingState.${booking.bookingState}`)
-                    }
-                    sx={{ bgcolor: colors.bg, color: colors.fg }}
+                    label={t(bookingWords(booking, { own: true, eventCancelled: entry.cancelled }))}
+                    data-testid="my-booking-state"
+                    sx={{
+                      bgcolor: colors.bg,
+                      color: colors.fg,
+                      height: 'auto',
+                      py: 0.25,
+                      '& span': { whiteSpace: 'normal' },
+                    }}
                   />
                   {booking.answer !== 'accepted' && !entry.cancelled && (
                     <Button

@@ -5,6 +5,7 @@ import EventBusyOutlinedIcon from '@mui/icons-material/EventBusyOutlined';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import MailOutlineIcon from '@mui/icons-material/MailOutlined';
 import { Box, Button, Typography } from '@mui/material';
+import { format } from 'date-fns';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
@@ -65,7 +66,7 @@ export function AcceptInvitationPage() {
       },
     );
   const toCalendar = (
-    <Button component={RouterLink} to="/calendar" variant="outlined">
+    <Button component={RouterLink} to="/calendar" variant="outlined" data-testid="invitation-to-calendar">
       {t('invitation.toCalendar')}
     </Button>
   );
@@ -94,6 +95,39 @@ export function AcceptInvitationPage() {
   }
   if (invitation.isPending) return <PageSpinner />;
   const event = invitation.data?.entry;
+  // Opened again after answering: say what was answered and when, not the question again (item 7).
+  const mine = event?.bookings.find((booking) => booking.userId === invitation.data?.userId);
+  if (mine && mine.answer !== 'open') {
+    const accepted = mine.answer === 'accepted';
+    return (
+      <StatusCard
+        documentTitle={documentTitle}
+        icon={accepted ? <EventAvailableOutlinedIcon /> : <EventBusyOutlinedIcon />}
+        tone="success"
+        title={t(accepted ? 'invitation.answeredAccepted' : 'invitation.answeredRejected', {
+          date: format(new Date(mine.updatedAt), 'dd.MM.'),
+        })}
+        text={
+          event ? `${event.summary} · ${event.localizedStartDate} ${event.localizedStartTime}` : undefined
+        }
+        testId="invitation-answered"
+        actions={
+          <>
+            {toCalendar}
+            {!event?.cancelled && (
+              <Button
+                onClick={() => answer(!accepted)}
+                disabled={confirm.isPending}
+                data-testid="invitation-change"
+              >
+                {t(accepted ? 'invitation.changeToDecline' : 'invitation.changeToAccept')}
+              </Button>
+            )}
+          </>
+        }
+      />
+    );
+  }
   return (
     <StatusCard
       documentTitle={documentTitle}

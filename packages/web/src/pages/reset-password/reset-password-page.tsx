@@ -27,7 +27,8 @@ export function ResetPasswordPage() {
   const { form, field } = useSchemaForm(resetSchema, { password: '', repeat: '' });
   const reset = useResetPassword({ handlesError: (error) => error instanceof ApiError });
   const completeLogin = useCompleteLogin();
-  const [problem, setProblem] = useState(false);
+  // A used or expired link says so (issue 27 item 7), anything else stays the spec's text.
+  const [problem, setProblem] = useState<'linkUsed' | 'somethingWrong' | null>(null);
   const [done, setDone] = useState(false);
 
   const invalid = !form.formState.isValid;
@@ -68,16 +69,19 @@ export function ResetPasswordPage() {
   }
 
   const submit = form.handleSubmit((values) => {
-    setProblem(false);
+    setProblem(null);
     reset.mutate(
       { token, selector, password: values.password },
       {
         onSuccess: async (answer) => {
-          if (!answer.logged_in) return setProblem(true);
+          if (!answer.logged_in) return setProblem('somethingWrong');
           await completeLogin();
           setDone(true);
         },
-        onError: () => setProblem(true),
+        onError: (error) =>
+          setProblem(
+            error instanceof ApiError && error.code === 'InvalidToken' ? 'linkUsed' : 'somethingWrong',
+          ),
       },
     );
   });
@@ -90,13 +94,14 @@ export function ResetPasswordPage() {
             <Alert
               severity="error"
               data-testid="reset-problem"
+              data-problem={problem}
               action={
                 <Button component={RouterLink} to="/recover" color="inherit" size="small">
                   {t('toRecover')}
                 </Button>
               }
             >
-              {t('somethingWrong')}
+              {t(problem)}
             </Alert>
           )}
           <TextField

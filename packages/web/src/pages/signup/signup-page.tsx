@@ -7,12 +7,14 @@ import { Alert, Box, Button, Grid, Link, Stack, TextField, Typography } from '@m
 import { limits } from '@photorelay/contract/limits';
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { useRegister } from '../../api/account.ts';
 import { ApiError } from '../../api/client.ts';
+import { safeNext } from '../../app/route-access.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { AuthCard, StatusCard } from '../../ui/page.tsx';
+import { useCompleteLogin } from '../../ui/session.ts';
 import { useSchemaForm } from '../../ui/use-schema-form.ts';
 import {
   emailField,
@@ -93,6 +95,8 @@ export function SignupPage() {
   const register = useRegister({ handlesError: (error) => error instanceof ApiError });
   const [problem, setProblem] = useState<SignupProblem | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const completeLogin = useCompleteLogin();
+  const navigate = useNavigate();
   const invalid = !form.formState.isValid;
 
   const submit = form.handleSubmit((values) => {
@@ -109,7 +113,13 @@ export function SignupPage() {
         language: currentLanguage(),
       },
       {
-        onSuccess: (answer) => (answer.result === 'OK' ? setSentTo(email) : setProblem('somethingWrong')),
+        onSuccess: async (answer) => {
+          if (answer.result !== 'OK') return setProblem('somethingWrong');
+          if (!invitation) return setSentTo(email);
+          // The invitation's sign-up signs in (issue 27 item 3): straight into the team.
+          await completeLogin();
+          navigate(safeNext(params.get('next')) ?? '/', { replace: true });
+        },
         onError: (error) => setProblem(problemFor(error)),
       },
     );
