@@ -20,6 +20,7 @@ import * as trafficIndexes from './0025-traffic-indexes.ts';
 import * as calendarChangeCounter from './0026-calendar-change-counter.ts';
 import * as calendarEntryVersions from './0027-calendar-entry-versions.ts';
 import * as calendarEntryListing from './0028-calendar-entry-listing.ts';
+import * as jobLogIndexes from './0035-job-log-indexes.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0026-calendar-change-counter': calendarChangeCounter,
   '0027-calendar-entry-versions': calendarEntryVersions,
   '0028-calendar-entry-listing': calendarEntryListing,
+  '0035-job-log-indexes': jobLogIndexes,
 };
