@@ -217,7 +217,7 @@ describe('project delivery', () => {
       content: cameraFile(180_000),
     });
 
-    await page.goto(projectUrl('protocol'));
+    await page.goto(`${projectUrl('protocol')}&view=deliveries`);
     await page.getByTestId('jobs-table').waitFor({ timeout: 20_000 });
     const rows = page.getByTestId('job-row');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="job-row"]').length === 2);

@@ -258,17 +258,17 @@ export const listPictures = teamRoute({
   summary: 'Pictures with their deliveries, filtered by state, destination, project, date and file name',
 });
 
-/** "Retry all failed": of a project, of one destination, or of the chosen deliveries. */
+/**
+ * "Retry all failed": of a project (all the member may change when left out), of one
+ * destination, or of the chosen deliveries.
+ */
 export const postRetryFailedBody = z
   .object({
     projectid: z.number().int().positive().optional(),
     destination: z.string().trim().min(1).max(256).optional(),
     jobIds: z.array(z.number().int().positive()).min(1).max(1000).optional(),
   })
-  .strict()
-  .refine((b) => b.projectid !== undefined || b.jobIds !== undefined, {
-    message: 'name a project or the deliveries to retry',
-  });
+  .strict();
 export const retryFailed = teamRoute({
   method: 'POST',
   path: '/jobs/retryfailed',
