@@ -32,30 +32,29 @@ export function DestinationProblems({
             severity="error"
             data-testid="destination-problem"
             data-destination={problem.name}
-            action={
-              onRetry && (
-                <Button
-                  color="inherit"
-                  size="small"
-                  startIcon={<ReplayOutlinedIcon />}
-                  onClick={() => onRetry(problem)}
-                  disabled={retrying}
-                  data-testid="destination-problem-retry"
-                >
-                  {t('banner.retry', { destination: problem.name })}
-                </Button>
-              )
-            }
-            sx={{
-              '& .MuiAlert-message': { minWidth: 0 },
-              '& .MuiAlert-action': { alignItems: 'flex-start' },
-            }}
+            sx={{ '& .MuiAlert-message': { minWidth: 0 } }}
           >
             <FailureCauseLine
               cause={problem.cause}
               color="inherit"
               text={`${sentence} – ${t('banner.waiting', { count: problem.waiting })}`}
             />
+            {onRetry && (
+              // Under the sentence, not in the alert's action slot: a German label there
+              // wrapped into five lines on a phone.
+              <Button
+                color="inherit"
+                size="small"
+                variant="outlined"
+                startIcon={<ReplayOutlinedIcon />}
+                onClick={() => onRetry(problem)}
+                disabled={retrying}
+                data-testid="destination-problem-retry"
+                sx={{ mt: 0.75 }}
+              >
+                {t('banner.retry', { destination: problem.name })}
+              </Button>
+            )}
           </Alert>
         );
       })}

@@ -17,7 +17,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useSnackbar } from 'notistack';
-import { useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   type PictureFilter,
@@ -44,7 +44,16 @@ const dayStart = (day: string, next = false) => {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 };
 
-export function PictureLog({ project, teamUuid }: { project: Project; teamUuid: string }) {
+export function PictureLog({
+  project,
+  teamUuid,
+  viewToggle,
+}: {
+  project: Project;
+  teamUuid: string;
+  /** Pictures / every delivery: in the tool row, where it does not squeeze the title on a phone. */
+  viewToggle: ReactNode;
+}) {
   const { t, i18n } = useTranslation('jobLog');
   const language = i18n.resolvedLanguage ?? 'en';
   const { enqueueSnackbar } = useSnackbar();
@@ -145,7 +154,13 @@ export function PictureLog({ project, teamUuid }: { project: Project; teamUuid: 
           value={state}
           onChange={(event) => setState(event.target.value as PictureFilter['state'] | '')}
           sx={{ flex: '1 1 170px', minWidth: 0 }}
-          slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'picture-state-filter' } as object } }}
+          slotProps={{
+            inputLabel: { shrink: true },
+            select: {
+              displayEmpty: true,
+              SelectDisplayProps: { 'data-testid': 'picture-state-filter' } as object,
+            },
+          }}
         >
           <MenuItem value="">{t('filters.anyState')}</MenuItem>
           {pictureStateFilters.map((s) => (
@@ -161,6 +176,7 @@ export function PictureLog({ project, teamUuid }: { project: Project; teamUuid: 
           value={destination}
           onChange={(event) => setDestination(event.target.value)}
           sx={{ flex: '1 1 170px', minWidth: 0 }}
+          slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
         >
           <MenuItem value="">{t('filters.anyDestination')}</MenuItem>
           {(page.data?.destinations ?? []).map((d) => (
@@ -203,8 +219,12 @@ export function PictureLog({ project, teamUuid }: { project: Project; teamUuid: 
           </Button>
         )}
       </Stack>
-      {canWrite && (
-        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, px: { xs: 1, sm: 2 }, pb: 1 }}>
+      <Stack
+        direction="row"
+        sx={{ flexWrap: 'wrap', gap: 1, px: { xs: 1, sm: 2 }, pb: 1, alignItems: 'center' }}
+      >
+        {viewToggle}
+        {canWrite && (
           <Button
             size="small"
             variant="outlined"
@@ -215,20 +235,20 @@ export function PictureLog({ project, teamUuid }: { project: Project; teamUuid: 
           >
             {t('retryAll')}
           </Button>
-          {selectedJobs.length > 0 && (
-            <Button
-              size="small"
-              variant="contained"
-              startIcon={<ReplayOutlinedIcon />}
-              onClick={() => retryScope({ jobIds: selectedJobs })}
-              disabled={retry.isPending}
-              data-testid="retry-selected"
-            >
-              {t('retrySelected', { count: selectedJobs.length })}
-            </Button>
-          )}
-        </Stack>
-      )}
+        )}
+        {canWrite && selectedJobs.length > 0 && (
+          <Button
+            size="small"
+            variant="contained"
+            startIcon={<ReplayOutlinedIcon />}
+            onClick={() => retryScope({ jobIds: selectedJobs })}
+            disabled={retry.isPending}
+            data-testid="retry-selected"
+          >
+            {t('retrySelected', { count: selectedJobs.length })}
+          </Button>
+        )}
+      </Stack>
       <Box sx={{ height: 2 }}>
         {page.isFetching && page.isPlaceholderData && <LinearProgress sx={{ height: 2 }} />}
       </Box>
@@ -322,7 +342,12 @@ export function PictureLog({ project, teamUuid }: { project: Project; teamUuid: 
         onSend={(destinations) =>
           sendAgain &&
           send.mutate(
-            { uploadId: sendAgain.uploadId, destinations },
+            {
+              uploadId: sendAgain.uploadId,
+              // All chosen: every destination the project has then, one added meanwhile included.
+              destinations:
+                destinations.length === (page.data?.destinations ?? []).length ? undefined : destinations,
+            },
             {
               onSuccess: (jobs) => {
                 enqueueSnackbar(t('sentAgain', { count: jobs }), { variant: 'success' });

@@ -425,9 +425,8 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
         icon={<HistoryOutlinedIcon color="primary" />}
         title={t('title')}
         subtitle={tl('subtitle')}
-        actions={viewToggle}
       />
-      <PictureLog project={project} teamUuid={teamUuid} />
+      <PictureLog project={project} teamUuid={teamUuid} viewToggle={viewToggle} />
     </Card>
   );
 }
