@@ -240,7 +240,9 @@ export const pictureFilter = z
 export type PictureFilter = z.infer<typeof pictureFilter>;
 export const listPicturesResponse = z.object({
   pictures: z.array(pictureRow),
+  /** Matching pictures, counted up to 10,000 (then `countCapped`: "more than 10,000"). */
   count: z.number(),
+  countCapped: z.boolean(),
   problems: z.array(destinationProblem),
   /** The destinations there are to filter by and send to. */
   destinations: z.array(z.object({ name: z.string(), kind: z.enum(['ftpserver', 'project']) })),

@@ -228,7 +228,8 @@ export async function listPictures(
   });
   return {
     pictures,
-    count,
+    count: Math.min(count, pictureLog.countCap),
+    countCapped: count > pictureLog.countCap,
     problems: failing.map((f) => ({
       name: f.name,
       kind: f.kind,

@@ -322,7 +322,11 @@ export function PictureLog({
           }}
           labelRowsPerPage={t('rowsPerPage')}
           labelDisplayedRows={({ from: first, to: last, count: total }) =>
-            `${formatNumber(first, language)}–${formatNumber(last, language)} / ${formatNumber(total, language)}`
+            t(page.data?.countCapped ? 'displayedRowsMore' : 'displayedRows', {
+              from: formatNumber(first, language),
+              to: formatNumber(last, language),
+              count: formatNumber(total, language),
+            })
           }
           sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', pl: { xs: 1, sm: 2 } } }}
         />
