@@ -162,3 +162,21 @@ export async function testFtpServer(ctx: AppContext, member: Member, input: Test
     timeoutMs: 20_000,
   });
 }
+
+/** Issue 28: the health of the servers the member may read (list, page, delete confirmation). */
+export async function listFtpServerHealth(ctx: AppContext, member: Member) {
+  const access = await loadAccess(ctx.db, member);
+  const rows = await q.ftpServerHealth(ctx.db, member.teamId);
+  return rows
+    .filter((r) => access.can(r.folder_id, 'read'))
+    .map((r) => ({
+      ftpserverid: r.id,
+      lastDeliveryAt: r.last_at ? new Date(r.last_at).toISOString() : null,
+      lastResult: r.last_state,
+      waiting: r.waiting,
+      retrying: r.retrying,
+      lastError: r.open_error ?? (r.last_state === 'failed' ? r.last_error : null),
+      failing: r.retrying > 0 || r.last_state === 'failed',
+      projects: r.projects ?? [],
+    }));
+}

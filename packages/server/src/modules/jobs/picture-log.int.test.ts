@@ -329,4 +329,45 @@ describe('the job log', () => {
     );
     assert.equal(foreign.status, 404);
   });
+
+  test('the FTP servers show their health: last delivery, pictures waiting, last error, projects', async () => {
+    const { team, tag } = await matchDay();
+    const res = await team.owner.client.get<{
+      health: Array<{
+        ftpserverid: number;
+        lastResult: string | null;
+        lastDeliveryAt: string | null;
+        waiting: number;
+        retrying: number;
+        lastError: string | null;
+        failing: boolean;
+        projects: string[];
+      }>;
+    }>(`/api/${team.teamUuid}/ftpservers/health`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const servers = await team.owner.client.get<{ ftpservers: Array<{ id: number; name: string }> }>(
+      `/api/${team.teamUuid}/ftpservers`,
+    );
+    const byName = (name: string) => {
+      const id = servers.body.ftpservers.find((s) => s.name === name)?.id;
+      return res.body.health.find((h) => h.ftpserverid === id);
+    };
+    const client = byName('Client FTP');
+    assert.equal(client?.failing, true);
+    assert.equal(client?.waiting, 3);
+    assert.match(client?.lastError ?? '', /530/);
+    const agency = byName('Agency FTP');
+    assert.equal(agency?.failing, false, "the script error is not the server's");
+    assert.equal(agency?.lastResult, 'succeeded');
+    assert.ok(agency?.lastDeliveryAt);
+    assert.equal(agency?.waiting, 0);
+    assert.equal(agency?.lastError, null);
+    assert.deepEqual(agency?.projects, [`Match ${tag}`]);
+    // Another team sees none of them.
+    const other = await makeTeam(server);
+    const foreign = await other.owner.client.get<{ health: unknown[] }>(
+      `/api/${other.teamUuid}/ftpservers/health`,
+    );
+    assert.deepEqual(foreign.body.health, []);
+  });
 });
