@@ -223,15 +223,26 @@ describe('the job log on a match day', () => {
         await context.addCookies(await page.context().cookies());
         const screen = await context.newPage();
         screen.setDefaultTimeout(20_000);
+        const waitFor = {
+          protocol: 'picture-row',
+          pictures: 'my-picture',
+          ftpservers: 'ftpserver-health',
+          ftpserver: 'ftpserver-health',
+        };
         for (const [name, url] of [
           ['protocol', `/project/protocol?id=${matchId}`],
           ['pictures', '/pictures'],
+          ['ftpservers', '/team/ftpservers'],
+          ['ftpserver', `/ftpserver?id=${clientServerId}`],
         ] as const) {
           await screen.goto(url);
-          await screen
-            .getByTestId(name === 'protocol' ? 'picture-row' : 'my-picture')
-            .first()
-            .waitFor();
+          await screen.getByTestId(waitFor[name]).first().waitFor();
+          if (name === 'ftpservers')
+            assert.equal(
+              await screen.locator('[data-testid="ftpserver-health"][data-state="failing"]').count(),
+              1,
+              'Client FTP, and only it, is failing',
+            );
           if (name === 'protocol') {
             const first = screen.getByTestId('picture-row').first();
             await first.getByTestId('picture-expand').click();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commandStarted } from './commands.ts';
 import { idParam, okResult } from './common.ts';
+import { failureCause } from './jobs.ts';
 import { ftpProtocols, limits } from './limits.ts';
 import { forMembers, forNode, teamRoute } from './route.ts';
 
@@ -130,6 +131,8 @@ export const ftpServerHealth = z.object({
   retrying: z.number(),
   /** The newest error of a waiting or the last failed delivery. */
   lastError: z.string().nullable(),
+  /** The same error named plainly (the job log's words). */
+  lastCause: failureCause.nullable(),
   failing: z.boolean(),
   /** The projects that send to it (for the delete confirmation). */
   projects: z.array(z.string()),

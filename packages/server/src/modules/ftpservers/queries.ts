@@ -52,6 +52,7 @@ export const deleteFtpServer = (db: Db, teamId: number, id: number) =>
 export const ftpServerHealth = (db: Db, teamId: number) =>
   sql<{
     id: number;
+    name: string;
     folder_id: number;
     last_at: Date | null;
     last_state: 'succeeded' | 'failed' | null;
@@ -61,7 +62,7 @@ export const ftpServerHealth = (db: Db, teamId: number) =>
     open_error: string | null;
     projects: string[] | null;
   }>`
-    select s.id, s.folder_id, last.finished_at as last_at, last.state as last_state, last.errortext as last_error,
+    select s.id, s.name, s.folder_id, last.finished_at as last_at, last.state as last_state, last.errortext as last_error,
            coalesce(open.waiting, 0) as waiting, coalesce(open.retrying, 0) as retrying, open.error as open_error,
            (select array_agg(p.name order by p.name) from project_ftp_servers pf join projects p on p.id = pf.project_id
             where pf.ftp_server_id = s.id) as projects
