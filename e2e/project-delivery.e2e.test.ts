@@ -316,7 +316,7 @@ describe('project delivery', () => {
     await page.waitForURL(/\/ftpserver\?id=\d+/);
     await page.getByTestId('ftpserver-delete').click();
     const dialog = page.getByTestId('ftpserver-delete-dialog');
-    await dialog.getByText('Do you really want to delete the FTP server?').waitFor();
+    await dialog.getByText('Delete the FTP server “Client archive”?', { exact: false }).waitFor();
     await settledScreenshot(page, '77-ftpserver-delete', { fullPage: false });
     await dialog.getByTestId('ftpserver-delete-dialog-confirm').click();
     await page.waitForURL('**/team/ftpservers');

@@ -64,10 +64,11 @@ export function FtpServersPage() {
           ariaLabel={t('listTitle')}
           columns={[
             { label: t('fields.name') },
+            // Second: what a desk looks for, visible without scrolling the table on a phone.
+            { label: tl('destinationHealth.status') },
             { label: t('fields.host') },
             { label: t('fields.protocol') },
             { label: t('fields.path') },
-            { label: tl('destinationHealth.status') },
           ]}
           renderRow={(server) => (
             <TableRow
@@ -88,6 +89,9 @@ export function FtpServersPage() {
                   )}
                 </Stack>
               </TableCell>
+              <TableCell sx={{ minWidth: 180, maxWidth: 360 }}>
+                <HealthSummary health={health.data?.find((h) => h.ftpserverid === server.id)} />
+              </TableCell>
               <TableCell sx={mono}>
                 {server.host}
                 {server.port !== null && (
@@ -106,9 +110,6 @@ export function FtpServersPage() {
                 />
               </TableCell>
               <TableCell sx={{ ...mono, color: 'text.secondary' }}>{server.path || '/'}</TableCell>
-              <TableCell sx={{ minWidth: 200, maxWidth: 360 }}>
-                <HealthSummary health={health.data?.find((h) => h.ftpserverid === server.id)} />
-              </TableCell>
             </TableRow>
           )}
         />
