@@ -147,7 +147,10 @@ describe('project delivery', () => {
     assert.doesNotMatch((await warning.textContent()) ?? '', /Success!!!/);
     await settledScreenshot(page, '71-ftpserver-test-failed');
 
+    // Issue 28: saving after a failed test asks first.
     await save.click();
+    await page.getByTestId('ftpserver-save-failed-test').getByText('The last test failed').waitFor();
+    await page.getByTestId('ftpserver-save-failed-test-confirm').click();
     await page.waitForURL('**/team/ftpservers');
     const row = page.getByTestId('ftpserver-row-Client archive');
     await row.getByText('FTPS').waitFor();

@@ -98,8 +98,15 @@ function ServerForm({
     });
   };
 
+  // Issue 28: saving right after a failed Test asks first (the deliveries would fail the same way).
+  const [confirmSave, setConfirmSave] = useState(false);
   const submit = rhf.handleSubmit((values) => {
     if (!canWrite) return;
+    if (result && !result.ok && !confirmSave) {
+      setConfirmSave(true);
+      return;
+    }
+    setConfirmSave(false);
     const done = () => {
       enqueueSnackbar(t('saved', { name: values.name.trim() }), { variant: 'success' });
       navigate(listPath);
@@ -313,6 +320,17 @@ function ServerForm({
           </Stack>
         </Box>
       </CardContent>
+      <ConfirmDialog
+        open={confirmSave}
+        title={tl('saveAfterFailedTest.title')}
+        message={tl('saveAfterFailedTest.text')}
+        confirmLabel={t('save')}
+        cancelLabel={tc('actions.cancel')}
+        busy={save.isPending || create.isPending}
+        onClose={() => setConfirmSave(false)}
+        onConfirm={() => void submit()}
+        testId="ftpserver-save-failed-test"
+      />
       {server && (
         <ConfirmDialog
           open={deleting}
