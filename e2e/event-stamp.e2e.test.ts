@@ -122,7 +122,7 @@ describe('event-aware stamping', () => {
       filename: 'LATE_0002.JPG',
       content: shotAt('2026-03-14T21:00:00+01:00'),
     });
-    await page.goto(`/project/protocol?id=${projectId}`);
+    await page.goto(`/project/protocol?id=${projectId}&view=deliveries`);
     await page.waitForFunction(
       () => document.querySelectorAll('[data-testid="job-row"]').length === 2,
       null,

@@ -72,7 +72,7 @@ describe('failing destinations and the live job log', () => {
   });
 
   it('the job log shows a new job within about a second and fits a 1400 px window', async () => {
-    await page.goto(`/project/protocol?id=${projectId}`);
+    await page.goto(`/project/protocol?id=${projectId}&view=deliveries`);
     await page.getByTestId('jobs-empty').waitFor();
     // Let the first answer settle, so that the next one comes from the refresh, not the page load.
     await page.waitForTimeout(1500);
@@ -136,7 +136,7 @@ describe('failing destinations and the live job log', () => {
       data: {},
     });
     assert.equal(response.status(), 200);
-    await page.goto(`/project/protocol?id=${projectId}`);
+    await page.goto(`/project/protocol?id=${projectId}&view=deliveries`);
     const row = page.getByTestId('job-row').first();
     await row.and(page.locator('[data-state="failed"]')).waitFor();
     assert.equal(await row.getByTestId('job-retry').count(), 0);
@@ -160,7 +160,7 @@ describe('failing destinations and the live job log', () => {
       filename: 'CUP_FINAL_0002.JPG',
       content: fs.readFileSync(path.join(sharedImages, 'IPTC-PhotometadataRef-Std2025.1.jpg')),
     });
-    await page.goto(`/project/protocol?id=${projectId}`);
+    await page.goto(`/project/protocol?id=${projectId}&view=deliveries`);
     const row = page
       .getByTestId('job-row')
       .filter({ hasText: 'CUP_FINAL_0002.JPG' })

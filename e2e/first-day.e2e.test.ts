@@ -111,7 +111,7 @@ describe('the first day of a new agency', () => {
       await page.getByTestId('destination-server-Newsroom').waitFor();
 
       // The camera sends its first picture; the job log shows it delivered, live.
-      await page.goto(`/project/protocol?id=${projectId}`);
+      await page.goto(`/project/protocol?id=${projectId}&view=deliveries`);
       await ftpUpload({
         host: '127.0.0.1',
         port: ftpPort,

@@ -147,7 +147,10 @@ describe('project delivery', () => {
     assert.doesNotMatch((await warning.textContent()) ?? '', /Success!!!/);
     await settledScreenshot(page, '71-ftpserver-test-failed');
 
+    // Issue 28: saving after a failed test asks first.
     await save.click();
+    await page.getByTestId('ftpserver-save-failed-test').getByText('The last test failed').waitFor();
+    await page.getByTestId('ftpserver-save-failed-test-confirm').click();
     await page.waitForURL('**/team/ftpservers');
     const row = page.getByTestId('ftpserver-row-Client archive');
     await row.getByText('FTPS').waitFor();
@@ -217,7 +220,7 @@ describe('project delivery', () => {
       content: cameraFile(180_000),
     });
 
-    await page.goto(projectUrl('protocol'));
+    await page.goto(`${projectUrl('protocol')}&view=deliveries`);
     await page.getByTestId('jobs-table').waitFor({ timeout: 20_000 });
     const rows = page.getByTestId('job-row');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="job-row"]').length === 2);
@@ -316,7 +319,7 @@ describe('project delivery', () => {
     await page.waitForURL(/\/ftpserver\?id=\d+/);
     await page.getByTestId('ftpserver-delete').click();
     const dialog = page.getByTestId('ftpserver-delete-dialog');
-    await dialog.getByText('Do you really want to delete the FTP server?').waitFor();
+    await dialog.getByText('Delete the FTP server “Client archive”?', { exact: false }).waitFor();
     await settledScreenshot(page, '77-ftpserver-delete', { fullPage: false });
     await dialog.getByTestId('ftpserver-delete-dialog-confirm').click();
     await page.waitForURL('**/team/ftpservers');

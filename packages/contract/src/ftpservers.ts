@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commandStarted } from './commands.ts';
 import { idParam, okResult } from './common.ts';
+import { failureCause } from './jobs.ts';
 import { ftpProtocols, limits } from './limits.ts';
 import { forMembers, forNode, teamRoute } from './route.ts';
 
@@ -115,4 +116,32 @@ export const testFtpServer = teamRoute({
   body: testFtpServerBody,
   response: commandStarted,
   access: forMembers,
+});
+
+// ---- Issue 28: a destination shows its health (list, page, delete confirmation) ----
+
+export const ftpServerHealth = z.object({
+  ftpserverid: z.number(),
+  /** The newest finished delivery: when, and whether it arrived. */
+  lastDeliveryAt: z.string().nullable(),
+  lastResult: z.enum(['succeeded', 'failed']).nullable(),
+  /** Pictures whose delivery to this server has not arrived yet (waiting, retrying, held). */
+  waiting: z.number(),
+  /** Deliveries waiting for their next try after a failed one. */
+  retrying: z.number(),
+  /** The newest error of a waiting or the last failed delivery. */
+  lastError: z.string().nullable(),
+  /** The same error named plainly (the job log's words). */
+  lastCause: failureCause.nullable(),
+  failing: z.boolean(),
+  /** The projects that send to it (for the delete confirmation). */
+  projects: z.array(z.string()),
+});
+export type FtpServerHealth = z.infer<typeof ftpServerHealth>;
+export const listFtpServerHealth = teamRoute({
+  method: 'GET',
+  path: '/ftpservers/health',
+  response: z.object({ health: z.array(ftpServerHealth) }),
+  access: forMembers,
+  summary: "Each FTP server's last delivery, pictures waiting and last error",
 });

@@ -148,3 +148,154 @@ export const retryJob = teamRoute({
   errors: ['Conflict'],
   access: forMembers,
 });
+
+// ---- Issue 28: the job log one picture a row, plain causes, retry all, send again ----
+
+/**
+ * Why a delivery or a picture failed, named plainly: the web words it (en/de) from the code
+ * and values, the raw text stays behind "Details". `scope` says whose fault it is: a script
+ * error is the picture's (shown once per picture), a refused login the destination's (shown
+ * once per destination, as a banner).
+ */
+export const causeCodes = [
+  'script',
+  'loginRefused',
+  'folderNotCreated',
+  'refused',
+  'unknownHost',
+  'timeout',
+  'connectionLost',
+  'noPermission',
+  'destinationGone',
+  'privateNetwork',
+  'tls',
+  'other',
+] as const;
+export const failureCause = z.object({
+  code: z.enum(causeCodes),
+  scope: z.enum(['picture', 'destination']),
+  /** What the sentence names: destination, script, line, message, reply, folder. */
+  values: z.record(z.string(), z.string()),
+  /** The technical text (Details). */
+  raw: z.string(),
+});
+export type FailureCause = z.infer<typeof failureCause>;
+
+/** The states a picture can be filtered by (over its deliveries). */
+export const pictureStateFilters = ['failed', 'retrying', 'waiting', 'delivered', 'unstamped'] as const;
+export type PictureStateFilter = (typeof pictureStateFilters)[number];
+
+export const pictureDelivery = z.object({
+  jobId: z.number(),
+  name: z.string(),
+  kind: z.enum(['ftpserver', 'project']),
+  state: z.string(),
+  trynumber: z.number(),
+  scheduletime: z.string(),
+  uploadduration: z.number().nullable(),
+  errortext: z.string().nullable(),
+  /** Null when the delivery did not fail, or when the cause is the picture's (shown once there). */
+  cause: failureCause.nullable(),
+  canRetry: z.boolean(),
+  tries: z.array(jobTry),
+});
+export type PictureDelivery = z.infer<typeof pictureDelivery>;
+export const pictureRow = z.object({
+  uploadId: z.number(),
+  projectid: z.number(),
+  project: z.string(),
+  filename: z.string(),
+  filesize: z.number(),
+  receivedAt: z.string(),
+  /** The picture's own failure (a script error), once for all its deliveries. */
+  cause: failureCause.nullable(),
+  /** Delivered without its metadata (the stamping failed): why. */
+  unstamped: z.string().nullable(),
+  deliveries: z.array(pictureDelivery),
+  canSendAgain: z.boolean(),
+});
+export type PictureRow = z.infer<typeof pictureRow>;
+/** A destination failing now: named once with the pictures waiting for it. */
+export const destinationProblem = z.object({
+  name: z.string(),
+  kind: z.enum(['ftpserver', 'project']),
+  projectid: z.number(),
+  waiting: z.number(),
+  cause: failureCause,
+});
+export type DestinationProblem = z.infer<typeof destinationProblem>;
+
+const searchText = z.string().trim().max(200);
+export const pictureFilter = z
+  .object({
+    projectid: z.number().int().positive().optional(),
+    state: z.enum(pictureStateFilters).optional(),
+    /** A destination's name (FTP server or destination project). */
+    destination: z.string().trim().min(1).max(256).optional(),
+    from: z.iso.datetime({ offset: true }).optional(),
+    to: z.iso.datetime({ offset: true }).optional(),
+    /** Part of the file name, any case. */
+    search: searchText.optional(),
+  })
+  .strict();
+export type PictureFilter = z.infer<typeof pictureFilter>;
+export const listPicturesResponse = z.object({
+  pictures: z.array(pictureRow),
+  /** Matching pictures, counted up to 10,000 (then `countCapped`: "more than 10,000"). */
+  count: z.number(),
+  countCapped: z.boolean(),
+  problems: z.array(destinationProblem),
+  /** The destinations there are to filter by and send to. */
+  destinations: z.array(z.object({ name: z.string(), kind: z.enum(['ftpserver', 'project']) })),
+});
+export type ListPicturesResponse = z.infer<typeof listPicturesResponse>;
+
+/** The job log: one picture a row with its deliveries, filtered, newest first. */
+export const listPictures = teamRoute({
+  method: 'POST',
+  path: '/pictures/:pageSize/:pageIndex',
+  params: z.object({ pageSize: decimalParam(1, 200), pageIndex: decimalParam(0, 1_000_000) }),
+  body: pictureFilter,
+  response: listPicturesResponse,
+  access: forMembers,
+  summary: 'Pictures with their deliveries, filtered by state, destination, project, date and file name',
+});
+
+/**
+ * "Retry all failed": of a project (all the member may change when left out), of one
+ * destination, or of the chosen deliveries.
+ */
+export const postRetryFailedBody = z
+  .object({
+    projectid: z.number().int().positive().optional(),
+    destination: z.string().trim().min(1).max(256).optional(),
+    jobIds: z.array(z.number().int().positive()).min(1).max(1000).optional(),
+  })
+  .strict();
+export const retryFailed = teamRoute({
+  method: 'POST',
+  path: '/jobs/retryfailed',
+  body: postRetryFailedBody,
+  response: z.object({ retried: z.number() }),
+  errors: ['ValidationError'],
+  access: forMembers,
+  summary: 'Retries the failed and waiting deliveries of a project, a destination or a selection',
+});
+
+/** "Send again": processed again with today's metadata and script, to all or chosen destinations. */
+export const postSendAgainBody = z
+  .object({
+    /** Destination names; all the project's destinations when left out. */
+    destinations: z.array(z.string().trim().min(1).max(256)).min(1).max(100).optional(),
+  })
+  .strict();
+export const sendAgain = teamRoute({
+  method: 'POST',
+  path: '/upload/:id/sendagain',
+  params: z.object({ id: idParam }),
+  body: postSendAgainBody,
+  response: z.object({ jobs: z.number() }),
+  errors: ['Conflict', 'ValidationError'],
+  access: forMembers,
+  summary: 'Processes a picture again with the current metadata and script and delivers it again',
+});

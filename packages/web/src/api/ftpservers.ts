@@ -137,3 +137,12 @@ export type TestFtpServerBody = {
 /** 'Test' (spec §7): resolves with 'Success!!!'; a failure carries the server's text. */
 export const useTestFtpServer = (teamUuid: string) =>
   useCommand(teamUuid, routes.testFtpServer, handlesAllErrors);
+
+/** Issue 28: each server's last delivery, pictures waiting and last error (list, page, delete). */
+export const useFtpServerHealth = (teamUuid: string) =>
+  useQuery({
+    queryKey: [...ftpServerKeys.all(teamUuid), 'health'] as const,
+    queryFn: ({ signal }) =>
+      callRoute(routes.listFtpServerHealth, { teamUuid, signal }).then((a) => a.health),
+    refetchInterval: 10_000,
+  });

@@ -57,7 +57,7 @@ const englishSpecTexts = [
   'Something went wrong - please try again',
   'invalid user id',
   'Port must be between 1 and 65535',
-  'Success!!!',
+  // 'Success!!!' became a calm sentence (issue 28).
   'Invalid date - expecting date in dd.mm.yyyy format',
   'Invalid time - expecting time in hh:mm format',
   'Invitation pending',

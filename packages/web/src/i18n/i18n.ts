@@ -9,6 +9,8 @@ import de from './de.json';
 import en from './en.json';
 import externalCalendarsDe from './externalcalendars.de.json';
 import externalCalendarsEn from './externalcalendars.en.json';
+import jobLogDe from './joblog.de.json';
+import jobLogEn from './joblog.en.json';
 import metadataDe from './metadata.de.json';
 import metadataEn from './metadata.en.json';
 import picturesDe from './pictures.de.json';
@@ -25,7 +27,7 @@ export const languageStorageKey = 'photorelay.language';
 // The metadata tab keeps its texts in files of its own (namespace metadataTab), and so do the
 // calendar (namespace calendar; its files replace the calendar block of en.json/de.json) and the
 // script tab (scriptTab), the external calendars (externalCalendars), the pictures (pictures) and the plain
-// sentences for technical errors (plainErrors).
+// sentences for technical errors (plainErrors), the job log (jobLog).
 export const resources = {
   en: {
     ...en,
@@ -35,6 +37,7 @@ export const resources = {
     externalCalendars: externalCalendarsEn,
     pictures: picturesEn,
     plainErrors: plainErrorsEn,
+    jobLog: jobLogEn,
   },
   de: {
     ...de,
@@ -44,6 +47,7 @@ export const resources = {
     externalCalendars: externalCalendarsDe,
     pictures: picturesDe,
     plainErrors: plainErrorsDe,
+    jobLog: jobLogDe,
   },
 } as const;
 export const namespaces = Object.keys(resources.en) as (keyof typeof resources.en)[];

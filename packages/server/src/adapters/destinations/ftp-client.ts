@@ -147,7 +147,12 @@ class FtpDestination implements DestinationClient {
         await this.client.cd(dir);
       } catch (err) {
         if (!create || !(err instanceof FTPError)) throw err;
-        await this.client.ensureDir(dir);
+        await this.client.ensureDir(dir).catch((mkdirErr: unknown) => {
+          // Named plainly in the job log (issue 28): which folder, not only "550 …".
+          if (mkdirErr instanceof FTPError)
+            mkdirErr.message = `Folder ${dir} could not be created: ${mkdirErr.message}`;
+          throw mkdirErr;
+        });
       }
     }
     this.current = dir;

@@ -187,7 +187,10 @@ class SftpDestination implements DestinationClient {
         return;
       } catch (err) {
         if ((await this.sftp.exists(dir)) === 'd') return;
-        if (round >= 3) throw err;
+        if (round >= 3) {
+          if (err instanceof Error) err.message = `Folder ${dir} could not be created: ${err.message}`;
+          throw err;
+        }
       }
     }
   }

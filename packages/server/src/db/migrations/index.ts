@@ -22,6 +22,7 @@ import * as calendarEntryVersions from './0027-calendar-entry-versions.ts';
 import * as calendarEntryListing from './0028-calendar-entry-listing.ts';
 import * as uploadScriptLogs from './0030-upload-script-logs.ts';
 import * as fairProcessing from './0031-fair-processing.ts';
+import * as jobLogIndexes from './0035-job-log-indexes.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0028-calendar-entry-listing': calendarEntryListing,
   '0030-upload-script-logs': uploadScriptLogs,
   '0031-fair-processing': fairProcessing,
+  '0035-job-log-indexes': jobLogIndexes,
 };

@@ -12,6 +12,10 @@ export function ftpServerRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       ftpservers: await servers.listFtpServers(ctx, request.member),
     }));
 
+    handle(app, c.listFtpServerHealth, async (request) => ({
+      health: await servers.listFtpServerHealth(ctx, request.member),
+    }));
+
     handle(app, c.getFtpServer, async (request) => ({
       ftpserver: await servers.getFtpServer(ctx, request.member, request.params.id),
     }));

@@ -10,6 +10,7 @@ import { endWaitingJobs } from '../../pipeline/end-waiting.ts';
 import { type Access, loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as folderQueries from '../folders/queries.ts';
 import { requireFreeName } from '../folders/unique-names.ts';
+import { causeOf } from '../jobs/cause.ts';
 import type { Member } from '../teams/service.ts';
 import * as q from './queries.ts';
 
@@ -161,4 +162,26 @@ export async function testFtpServer(ctx: AppContext, member: Member, input: Test
     allowPrivateNetworks: ctx.config.ALLOW_PRIVATE_NETWORKS,
     timeoutMs: 20_000,
   });
+}
+
+/** Issue 28: the health of the servers the member may read (list, page, delete confirmation). */
+export async function listFtpServerHealth(ctx: AppContext, member: Member) {
+  const access = await loadAccess(ctx.db, member);
+  const rows = await q.ftpServerHealth(ctx.db, member.teamId);
+  return rows
+    .filter((r) => access.can(r.folder_id, 'read'))
+    .map((r) => {
+      const lastError = r.open_error ?? (r.last_state === 'failed' ? r.last_error : null);
+      return {
+        ftpserverid: r.id,
+        lastDeliveryAt: r.last_at ? new Date(r.last_at).toISOString() : null,
+        lastResult: r.last_state,
+        waiting: r.waiting,
+        retrying: r.retrying,
+        lastError,
+        lastCause: lastError === null ? null : causeOf(lastError, r.name),
+        failing: r.retrying > 0 || r.last_state === 'failed',
+        projects: r.projects ?? [],
+      };
+    });
 }

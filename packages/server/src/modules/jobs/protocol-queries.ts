@@ -71,17 +71,20 @@ export const countJobs = async (db: Db, projectId: number) =>
  * finished job failed; an FTP server deleted or taken off the project is not (its jobs say so).
  * The last error comes along, so that people see why without opening the job log.
  */
+// Issue 28: a picture a script stopped fails all its deliveries; that is not the destinations'
+// fault, so it neither makes them "failing" nor gives them its error.
+const notScriptStopped = sql<boolean>`coalesce(u.state, '') <> 'failed'`;
 const failingColumns = [
   sql<number>`(count(*) filter (where j.state in ('scheduled', 'running') and j.trynumber > 0))::int`.as(
     'retryingjobcount',
   ),
   sql<string | null>`(array_agg(j.errortext order by j.id desc)
-    filter (where j.errortext is not null and j.state in ('scheduled', 'running', 'failed')))[1]`.as(
+    filter (where j.errortext is not null and j.state in ('scheduled', 'running', 'failed') and ${notScriptStopped}))[1]`.as(
     'lasterror',
   ),
   sql<boolean>`coalesce(bool_or(j.state in ('scheduled', 'running') and j.trynumber > 0), false)
     or coalesce((array_agg(j.state order by coalesce(j.finished_at, j.createtime) desc, j.id desc)
-      filter (where j.state in ('succeeded', 'failed') and not coalesce(j.detail ? 'destinationGone', false)))[1] = 'failed', false)`.as(
+      filter (where j.state in ('succeeded', 'failed') and not coalesce(j.detail ? 'destinationGone', false) and ${notScriptStopped}))[1] = 'failed', false)`.as(
     'failing',
   ),
 ] as const;

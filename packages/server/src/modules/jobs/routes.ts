@@ -21,6 +21,24 @@ export function jobRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       ),
     );
 
+    handle(app, c.listPictures, async (request) =>
+      jobs.listPictures(
+        ctx.db,
+        request.member,
+        request.body,
+        request.params.pageSize,
+        request.params.pageIndex,
+      ),
+    );
+
+    handle(app, c.retryFailed, async (request) => ({
+      retried: await jobs.retryFailed(ctx.db, request.member, request.body, ctx.wake.pipeline),
+    }));
+
+    handle(app, c.sendAgain, async (request) => ({
+      jobs: await jobs.sendAgain(ctx, request.member, request.params.id, request.body.destinations),
+    }));
+
     handle(app, c.retryJob, async (request) => {
       await jobs.retryJob(ctx.db, request.member, request.params.id, ctx.wake.pipeline);
       return { result: 'OK' as const };

@@ -29,6 +29,7 @@ import {
   useCreateFtpServer,
   useDeleteFtpServer,
   useFtpServer,
+  useFtpServerHealth,
   useSaveFtpServer,
   useTestFtpServer,
 } from '../../api/ftpservers.ts';
@@ -50,6 +51,7 @@ import {
   toTestBody,
 } from './ftp-server-form.ts';
 import { mono, Section, type TestResult, TestResultPanel } from './ftp-server-sections.tsx';
+import { HealthSummary } from './server-health.tsx';
 
 const listPath = '/team/ftpservers';
 function ServerForm({
@@ -69,6 +71,9 @@ function ServerForm({
   const create = useCreateFtpServer(team.teamid);
   const save = useSaveFtpServer(team.teamid);
   const remove = useDeleteFtpServer(team.teamid);
+  const { t: tl } = useTranslation('jobLog');
+  const healthList = useFtpServerHealth(team.teamid);
+  const health = server ? healthList.data?.find((h) => h.ftpserverid === server.id) : undefined;
   const test = useTestFtpServer(team.teamid);
   const [result, setResult] = useState<TestResult | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -93,8 +98,15 @@ function ServerForm({
     });
   };
 
+  // Issue 28: saving right after a failed Test asks first (the deliveries would fail the same way).
+  const [confirmSave, setConfirmSave] = useState(false);
   const submit = rhf.handleSubmit((values) => {
     if (!canWrite) return;
+    if (result && !result.ok && !confirmSave) {
+      setConfirmSave(true);
+      return;
+    }
+    setConfirmSave(false);
     const done = () => {
       enqueueSnackbar(t('saved', { name: values.name.trim() }), { variant: 'success' });
       navigate(listPath);
@@ -107,6 +119,11 @@ function ServerForm({
     <Card>
       <CardContent sx={{ px: { xs: 2.5, sm: 4 }, py: { xs: 1, sm: 1.5 } }}>
         <Box component="form" onSubmit={submit} noValidate data-testid="ftpserver-form">
+          {server && health && (
+            <Section title={tl('destinationHealth.title')} text="">
+              <HealthSummary health={health} />
+            </Section>
+          )}
           <Section title={t('sections.general')} text={t('sections.generalText')}>
             <TextField
               label={t('fields.name')}
@@ -303,11 +320,35 @@ function ServerForm({
           </Stack>
         </Box>
       </CardContent>
+      <ConfirmDialog
+        open={confirmSave}
+        title={tl('saveAfterFailedTest.title')}
+        message={tl('saveAfterFailedTest.text')}
+        confirmLabel={t('save')}
+        cancelLabel={tc('actions.cancel')}
+        busy={save.isPending || create.isPending}
+        onClose={() => setConfirmSave(false)}
+        onConfirm={() => void submit()}
+        testId="ftpserver-save-failed-test"
+      />
       {server && (
         <ConfirmDialog
           open={deleting}
           title={t('deleteTitle')}
-          message={t('deleteQuestion')}
+          message={[
+            tl('destinationHealth.deleteNamed', { name: server.name }),
+            health && health.projects.length > 0
+              ? tl('destinationHealth.deleteUsedBy', {
+                  count: health.projects.length,
+                  projects: health.projects.join(', '),
+                })
+              : tl('destinationHealth.deleteUnused'),
+            health && health.waiting > 0
+              ? tl('destinationHealth.deleteWaiting', { count: health.waiting })
+              : '',
+          ]
+            .filter(Boolean)
+            .join(' ')}
           confirmLabel={tc('actions.delete')}
           cancelLabel={tc('actions.cancel')}
           busy={remove.isPending}

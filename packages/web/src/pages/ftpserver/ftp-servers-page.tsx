@@ -6,11 +6,12 @@ import { Button, Card, Chip, Stack, TableCell, TableRow, Tooltip, Typography } f
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useFolderTree } from '../../api/folders.ts';
-import { useFtpServers } from '../../api/ftpservers.ts';
+import { useFtpServerHealth, useFtpServers } from '../../api/ftpservers.ts';
 import { DataTable } from '../../ui/data-table.tsx';
 import { ItemLink } from '../../ui/item-link.tsx';
 import { PageContainer, PageHeader, StatusPanel } from '../../ui/page.tsx';
 import { useCurrentTeam } from '../../ui/session.ts';
+import { HealthSummary } from './server-health.tsx';
 
 const mono = { fontFamily: '"JetBrains Mono", "SFMono-Regular", Consolas, monospace', fontSize: '0.85rem' };
 
@@ -19,6 +20,8 @@ export function FtpServersPage() {
   const team = useCurrentTeam();
   const navigate = useNavigate();
   const servers = useFtpServers(team.teamid);
+  const { t: tl } = useTranslation('jobLog');
+  const health = useFtpServerHealth(team.teamid);
   const tree = useFolderTree(team.teamid);
   const root = (tree.data ?? []).find((node) => node.type === 'ftpservers' && node.isRoot);
   const rows = [...(servers.data ?? [])].sort((a, b) =>
@@ -61,6 +64,8 @@ export function FtpServersPage() {
           ariaLabel={t('listTitle')}
           columns={[
             { label: t('fields.name') },
+            // Second: what a desk looks for, visible without scrolling the table on a phone.
+            { label: tl('destinationHealth.status') },
             { label: t('fields.host') },
             { label: t('fields.protocol') },
             { label: t('fields.path') },
@@ -83,6 +88,9 @@ export function FtpServersPage() {
                     </Tooltip>
                   )}
                 </Stack>
+              </TableCell>
+              <TableCell sx={{ minWidth: 180, maxWidth: 360 }}>
+                <HealthSummary health={health.data?.find((h) => h.ftpserverid === server.id)} />
               </TableCell>
               <TableCell sx={mono}>
                 {server.host}

@@ -1,5 +1,6 @@
-// The project's protocol (spec §2 'Project tabs: Protocol', §4 'Job state'): a paged table of
-// the delivery jobs, asked for every second while the page is visible (new jobs show within a second).
+// The project's protocol (spec §2 'Project tabs: Protocol', §4 'Job state'). Issue 28: one
+// picture a row with its destinations (picture-log.tsx); the paged table of every delivery job
+// stays one click away (?view=deliveries). Both ask every second while the page is visible.
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
@@ -14,12 +15,15 @@ import {
   TableCell,
   TablePagination,
   TableRow,
+  ToggleButton,
+  ToggleButtonGroup,
   Tooltip,
   Typography,
 } from '@mui/material';
 import { useSnackbar } from 'notistack';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { isLiveJob, type Job, useJobPage, useRetryJob } from '../../api/jobs.ts';
 import type { Project } from '../../api/projects.ts';
 import { CardHeading } from '../../ui/card-heading.tsx';
@@ -39,6 +43,7 @@ import { PlainError, usePlainError } from '../../ui/plain-error.tsx';
 import { JobEventStamp } from './job-event-stamp.tsx';
 import { describeJobState, type JobText, type JobTone, unstampedReason, uploadSpeed } from './job-state.ts';
 import { JobTriesRow, TriesToggle } from './job-tries.tsx';
+import { PictureLog } from './picture-log.tsx';
 
 const pageSizes = [10, 25, 50, 100];
 
@@ -230,7 +235,16 @@ function JobRow({
   );
 }
 
-export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid: string }) {
+/** The protocol one delivery a row (issue 15/16), behind the "Every delivery" view. */
+function DeliveriesView({
+  project,
+  teamUuid,
+  viewToggle,
+}: {
+  project: Project;
+  teamUuid: string;
+  viewToggle: ReactNode;
+}) {
   const { t, i18n } = useTranslation('jobs');
   const language = i18n.resolvedLanguage ?? 'en';
   const { enqueueSnackbar } = useSnackbar();
@@ -271,6 +285,7 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
         subtitle={t('subtitle')}
         actions={
           <>
+            {viewToggle}
             {page.data && (
               <Chip size="small" variant="outlined" label={t('count', { count })} data-testid="job-count" />
             )}
@@ -371,6 +386,47 @@ export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid:
         filename={picture?.filename ?? ''}
         onClose={() => setPicture(null)}
       />
+    </Card>
+  );
+}
+
+export function ProtocolTab({ project, teamUuid }: { project: Project; teamUuid: string }) {
+  const { t } = useTranslation('jobs');
+  const { t: tl } = useTranslation('jobLog');
+  const [params, setParams] = useSearchParams();
+  const view = params.get('view') === 'deliveries' ? 'deliveries' : 'pictures';
+  const viewToggle = (
+    <ToggleButtonGroup
+      size="small"
+      exclusive
+      value={view}
+      aria-label={tl('view.label')}
+      onChange={(_event, next: string | null) => {
+        if (!next) return;
+        const search = new URLSearchParams(params);
+        if (next === 'deliveries') search.set('view', 'deliveries');
+        else search.delete('view');
+        setParams(search, { replace: true });
+      }}
+    >
+      <ToggleButton value="pictures" data-testid="protocol-view-pictures" sx={{ py: 0.25 }}>
+        {tl('view.pictures')}
+      </ToggleButton>
+      <ToggleButton value="deliveries" data-testid="protocol-view-deliveries" sx={{ py: 0.25 }}>
+        {tl('view.deliveries')}
+      </ToggleButton>
+    </ToggleButtonGroup>
+  );
+  if (view === 'deliveries')
+    return <DeliveriesView project={project} teamUuid={teamUuid} viewToggle={viewToggle} />;
+  return (
+    <Card data-testid="protocol-tab">
+      <CardHeading
+        icon={<HistoryOutlinedIcon color="primary" />}
+        title={t('title')}
+        subtitle={tl('subtitle')}
+      />
+      <PictureLog project={project} teamUuid={teamUuid} viewToggle={viewToggle} />
     </Card>
   );
 }

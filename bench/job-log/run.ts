@@ -1,0 +1,170 @@
+// Issue 28: the job log one picture a row (`listPictures`: a page, its count, its deliveries and
+// tries, the failing destinations) at 100,000 jobs, filtered several ways, against the job page
+// it replaced as the protocol's default (`listJobs`, one job a row, no filter) in the same run.
+//
+//   npx tsx bench/job-log/run.ts [--jobs 100000] [--runs 30] [--postgres URL]
+//
+// One project (the worst case for a project's log: every job is its own) with three FTP servers;
+// per picture three jobs. 1 % of the pictures were stopped by a script (all three failed), 2 %
+// wait for a retry to Client FTP, 2.5 % failed there for good; the rest delivered. Pictures over
+// the last 30 days. Per case: 3 warm-up calls, then `runs` timed one by one; median and p90.
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import type { PictureFilter } from '@photorelay/contract/jobs';
+import { sql } from 'kysely';
+import { openDatabase } from '../../packages/server/src/db/kysely.ts';
+import { listJobs, listPictures } from '../../packages/server/src/modules/jobs/service.ts';
+import type { Member } from '../../packages/server/src/modules/teams/service.ts';
+import { prepareData } from '../../packages/server/test/support/prepared-data.ts';
+
+const { values: opts } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '30' },
+    postgres: { type: 'string' },
+  },
+});
+const jobCount = Number(opts.jobs);
+const runs = Number(opts.runs);
+if (opts.postgres) {
+  process.env.PHOTORELAY_TEST_DB = 'postgres';
+  process.env.TEST_DATABASE_URL = opts.postgres;
+}
+
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
+const fmt = (ms: number) => ms.toFixed(1).padStart(7);
+
+async function time(call: () => Promise<unknown>) {
+  for (let i = 0; i < 3; i++) await call();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await call();
+    times.push(performance.now() - started);
+  }
+  return { median: quantile(times, 0.5), p90: quantile(times, 0.9) };
+}
+
+async function main() {
+  console.log(
+    `machine: ${os.cpus().length} vCPU (${os.cpus()[0]?.model.trim()}), Node ${process.version}, load ${os.loadavg()[0]?.toFixed(1)}, database: ${opts.postgres ? 'PostgreSQL' : 'PGlite'}`,
+  );
+  const data = await prepareData();
+  const db = await openDatabase({ databaseUrl: data.databaseUrl, dataDir: data.dataDir });
+  try {
+    const { team } = data;
+    const owner = await db
+      .selectFrom('team_members as m')
+      .innerJoin('groups as g', 'g.id', 'm.group_id')
+      .select(['m.user_id', 'm.group_id', 'g.name', 'g.has_all_permissions'])
+      .where('m.team_id', '=', team.teamId)
+      .executeTakeFirstOrThrow();
+    const member: Member = {
+      teamId: team.teamId,
+      teamUuid: team.teamUuid,
+      teamName: 'Bench',
+      teamReady: true,
+      teamTimeZone: 'Europe/Berlin',
+      userId: owner.user_id,
+      groupId: owner.group_id,
+      groupName: owner.name,
+      hasAllPermissions: owner.has_all_permissions,
+    };
+    const project = await db
+      .insertInto('projects')
+      .values({
+        team_id: team.teamId,
+        folder_id: team.projectsRootId,
+        name: 'Derby day',
+        ingest_username: `joblogbench${team.teamId}`,
+        ingest_password_enc: 'x',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const servers: number[] = [];
+    for (const name of ['Agency FTP', 'Archive FTP', 'Client FTP']) {
+      const s = await db
+        .insertInto('ftp_servers')
+        .values({
+          team_id: team.teamId,
+          folder_id: team.ftpserversRootId,
+          name,
+          host: 'ftp.example.com',
+          username: 'user',
+          password_enc: 'x',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      servers.push(s.id);
+      await db
+        .insertInto('project_ftp_servers')
+        .values({ project_id: project.id, ftp_server_id: s.id, path: null })
+        .execute();
+    }
+    const pictures = Math.ceil(jobCount / 3);
+    const seeded = performance.now();
+    await sql`
+      insert into uploads (team_id, project_id, path, filename, size, sha256, blob_key, processed_blob_key,
+                           processed_size, state, protocol, chain, received_at)
+      select ${team.teamId}, ${project.id}, 'IMG_' || g || '.JPG', 'IMG_' || g || '.JPG', 5000000, md5(g::text), 'k', 'k',
+             5000000, case when g % 100 = 0 then 'failed' else 'processed' end, 'ftp', '{}'::int[],
+             now() - make_interval(secs => (${pictures} - g) * (30 * 86400.0 / ${pictures}))
+      from generate_series(1, ${pictures}) g`.execute(db);
+    await sql`
+      insert into jobs (team_id, upload_id, project_id, ftp_server_id, ftpservername, state, scheduletime, createtime,
+                        trynumber, errortext, finished_at)
+      select u.team_id, u.id, u.project_id, s.id, s.name,
+             case when u.state = 'failed' then 'failed'
+                  when s.name = 'Client FTP' and u.id % 50 = 1 then 'scheduled'
+                  when s.name = 'Client FTP' and u.id % 40 = 2 then 'failed'
+                  else 'succeeded' end,
+             u.received_at + interval '1 minute', u.received_at,
+             case when s.name = 'Client FTP' and (u.id % 50 = 1 or u.id % 40 = 2) then 3 else 0 end,
+             case when u.state = 'failed' then 'Script error: caption.script 2:5: cannot read property ''boom'' of null'
+                  when s.name = 'Client FTP' and (u.id % 50 = 1 or u.id % 40 = 2) then '530 Login incorrect.'
+                  else null end,
+             case when s.name = 'Client FTP' and u.id % 50 = 1 then null else u.received_at + interval '1 minute' end
+      from uploads u cross join ftp_servers s
+      where u.project_id = ${project.id} and s.id = any(${servers}::integer[])`.execute(db);
+    await sql`analyze`.execute(db);
+    const total = await db
+      .selectFrom('jobs')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('project_id', '=', project.id)
+      .executeTakeFirstOrThrow();
+    console.log(
+      `seeded ${pictures} pictures, ${total.n} jobs in ${((performance.now() - seeded) / 1000).toFixed(0)} s; median (p90) of ${runs} calls, ms, 25 rows a page`,
+    );
+
+    const day = new Date(Date.now() - 3 * 86_400_000);
+    const cases: Array<[string, PictureFilter, number]> = [
+      ['no filter, page 1', {}, 0],
+      ['no filter, page 400', {}, 399],
+      ['state failed', { state: 'failed' }, 0],
+      ['state retrying', { state: 'retrying' }, 0],
+      ['failed to Client FTP', { state: 'failed', destination: 'Client FTP' }, 0],
+      ['delivered to Agency FTP', { state: 'delivered', destination: 'Agency FTP' }, 0],
+      ['file name search "IMG_1234"', { search: 'IMG_1234' }, 0],
+      [
+        'one day (3 days ago)',
+        { from: day.toISOString(), to: new Date(day.getTime() + 86_400_000).toISOString() },
+        0,
+      ],
+      ['failed, one day, search "IMG_2"', { state: 'failed', search: 'IMG_2', from: day.toISOString() }, 0],
+    ];
+    const baseline = await time(() => listJobs(db, member, project.id, 25, 0));
+    console.log(`${'case'.padEnd(34)} listPictures     baseline: listJobs page 1 (one job a row, no filter)`);
+    for (const [name, filter, page] of cases) {
+      const t = await time(() => listPictures(db, member, { projectid: project.id, ...filter }, 25, page));
+      console.log(
+        `${name.padEnd(34)} ${fmt(t.median)} (${fmt(t.p90).trim()})   ${fmt(baseline.median)} (${fmt(baseline.p90).trim()})`,
+      );
+    }
+  } finally {
+    await db.destroy();
+    await data.remove();
+  }
+}
+
+await main();

@@ -1,0 +1,287 @@
+// Issue 28: a match day in the job log. A project sends to three FTP servers (two of them our
+// own ingest accounts, one where nothing listens) through a script that fails on one picture;
+// the failing destination is named once with its waiting pictures, filters and the file-name
+// search find rows, "Retry all failed" and "Send again" deliver with today's caption; the
+// screens fit a 390 px phone and axe finds nothing serious, in English and German.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { jsonHeaders, newAccount, registerVerified, signIn } from './support/accounts.ts';
+import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
+import { ftpUpload } from './support/ftp-upload.ts';
+import { settledScreenshot } from './support/screens.ts';
+import { freePort, repoRoot, startServerWithIngest, type TestServer } from './support/server.ts';
+import { rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
+
+/** Pictures seeded through the camera's FTP (one of them stopped by the script). */
+const pictureCount = Number(process.env.E2E_JOBLOG_PICTURES ?? 24);
+const image = fs.readFileSync(path.resolve(repoRoot, '../shared/data/images/exiftool-IPTC.jpg'));
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Pictures = {
+  count: number;
+  pictures: Array<{
+    uploadId: number;
+    filename: string;
+    deliveries: Array<{ name: string; state: string; trynumber: number }>;
+  }>;
+  problems: Array<{ name: string; waiting: number }>;
+};
+
+/** axe (WCAG 2.0/2.1 A and AA) on the page's main content: the serious and critical findings. */
+async function seriousA11yProblems(page: Page) {
+  // Evaluated, not added as a script tag: the app's CSP allows no inline scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
+      .axe;
+    const result = (await axe.run(
+      { include: [['main']] },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
+    )) as { violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> };
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.length}× e.g. ${v.nodes[0]?.target.join(' ')}`);
+  });
+  return found;
+}
+
+describe('the job log on a match day', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let problems: PageProblems;
+  let api: TeamApi;
+  let ftpPort: number;
+  let matchId = 0;
+  let agencyId = 0;
+  let clientServerId = 0;
+  const names = Array.from({ length: pictureCount }, (_, i) =>
+    i === 5 ? 'BAD_0006.JPG' : `GOAL_${String(i + 1).padStart(4, '0')}.JPG`,
+  );
+
+  const storeScript = async (content: string) => {
+    const started = await api.post<{ commandId: number; token: string }>('command/storescriptfile', {
+      filename: 'caption.script',
+      content,
+      dbprojectid: matchId,
+    });
+    for (let i = 0; i < 200; i++) {
+      const state = await api.get<{ state: string | null }>(
+        `command/state/${started.commandId}/${started.token}`,
+      );
+      if (state.state === 'ok') return;
+      if (state.state !== null) throw new Error(`script refused: ${JSON.stringify(state)}`);
+      await sleep(50);
+    }
+    throw new Error('script not stored');
+  };
+  const pictures = (projectid: number, filter: Record<string, unknown> = {}) =>
+    api.post<Pictures>('pictures/200/0', { projectid, ...filter });
+  const until = async <T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 90_000) => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const value = await read();
+      if (ok(value)) return value;
+      if (Date.now() > end) throw new Error(`${what}: ${JSON.stringify(value).slice(0, 1500)}`);
+      await sleep(300);
+    }
+  };
+  /** The caption of the newest copy of `name` that arrived in the Agency inbox. */
+  const agencyCaption = async (name: string, copies: number) => {
+    const inbox = await until(
+      `${copies} copies of ${name} in the Agency inbox`,
+      () => pictures(agencyId, { search: name }),
+      (p) => p.count >= copies,
+    );
+    const newest = inbox.pictures[0];
+    assert.ok(newest);
+    return (await api.get<{ caption: string | null }>(`upload/${newest.uploadId}/caption`)).caption;
+  };
+
+  before(async () => {
+    ({ server, ftpPort } = await startServerWithIngest());
+    browser = await launchBrowser();
+    const context = await newContext(browser, server.url);
+    page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    problems = watchProblems(page);
+    const owner = newAccount('Mia', 'Mia Matchday Media');
+    await registerVerified(server, page.request, owner);
+    await signIn(page, owner);
+    api = await teamApi(page, server);
+    const projectsRoot = await rootFolderId(api, 'projects');
+    const serversRoot = await rootFolderId(api, 'ftpservers');
+    const project = async (name: string) => {
+      const { projectId } = await api.post<{ projectId: number }>('project', {
+        name,
+        parentFolderId: projectsRoot,
+      });
+      const { project: p } = await api.get<{
+        project: { ftpAccounts: Array<{ username: string; password: string }> };
+      }>(`project/${projectId}`);
+      return { id: projectId, account: p.ftpAccounts[0] as { username: string; password: string } };
+    };
+    const match = await project('Derby day');
+    const agency = await project('Agency inbox');
+    const archive = await project('Archive inbox');
+    matchId = match.id;
+    agencyId = agency.id;
+    const addServer = async (name: string, port: number, account: { username: string; password: string }) => {
+      const { ftpserverid } = await api.post<{ ftpserverid: number }>('ftpserver', {
+        name,
+        host: '127.0.0.1',
+        port,
+        protocol: 'ftp',
+        username: account.username,
+        password: account.password,
+        parentFolderId: serversRoot,
+      });
+      await api.post(`project/${matchId}/ftpserver/${ftpserverid}`);
+      return ftpserverid;
+    };
+    await addServer('Agency FTP', ftpPort, agency.account);
+    await addServer('Archive FTP', ftpPort, archive.account);
+    // Nothing listens here: every delivery to Client FTP waits for its next try.
+    clientServerId = await addServer('Client FTP', await freePort(), {
+      username: 'client',
+      password: 'client-pw',
+    });
+    await storeScript(
+      "meta.set('caption', 'Derby: first caption');\nif (file.name.includes('BAD')) null.boom;",
+    );
+    for (const filename of names)
+      await ftpUpload({ host: '127.0.0.1', port: ftpPort, ...match.account, filename, content: image });
+    await until(
+      'the day settled',
+      () => pictures(matchId),
+      (p) =>
+        p.count === pictureCount &&
+        p.pictures.every((pic) =>
+          pic.deliveries.every(
+            (d) =>
+              d.state === 'succeeded' || d.state === 'failed' || (d.state === 'scheduled' && d.trynumber > 0),
+          ),
+        ),
+      180_000,
+    );
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('names the failing destination once with its waiting pictures, the script error once on its picture', async () => {
+    await page.goto(`/project/protocol?id=${matchId}`);
+    const banners = page.getByTestId('destination-problem');
+    await banners.first().waitFor();
+    assert.equal(await banners.count(), 1);
+    const text = (await banners.first().textContent()) ?? '';
+    assert.match(
+      text,
+      new RegExp(`Client FTP refused the connection – ${pictureCount - 1} pictures waiting`),
+    );
+    const bad = page.locator('[data-testid="picture-row"][data-filename="BAD_0006.JPG"]');
+    assert.match(
+      (await bad.getByTestId('picture-cause').textContent()) ?? '',
+      /Script error in caption\.script, line 2: /,
+    );
+    assert.equal(
+      await page.getByTestId('picture-cause').count(),
+      1,
+      'only the script-stopped picture has one',
+    );
+    assert.equal(await page.getByTestId('delivery-cause').count(), 0, 'nothing repeated under the pictures');
+    assert.deepEqual(problems.errors, []);
+    await settledScreenshot(page, 'joblog-1-protocol-1366-en');
+  });
+
+  it('filters "failed" and searches a file name on the server', async () => {
+    await page.getByTestId('picture-state-filter').click();
+    await page.getByTestId('picture-state-failed').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="picture-row"]').length === 1);
+    assert.equal(await page.getByTestId('picture-file').textContent(), 'BAD_0006.JPG');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByTestId('picture-search').fill('goal_0004');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="picture-row"]').length === 1);
+    assert.equal(await page.getByTestId('picture-file').textContent(), 'GOAL_0004.JPG');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+  });
+
+  for (const language of ['en', 'de'] as const)
+    for (const width of [1366, 390])
+      it(`fits ${width} px without sideways scrolling, axe finds nothing serious (${language})`, async () => {
+        const context = await newContext(browser, server.url, {
+          locale: language === 'de' ? 'de-DE' : 'en-US',
+          viewport: { width, height: 860 },
+        });
+        await context.addCookies(await page.context().cookies());
+        const screen = await context.newPage();
+        screen.setDefaultTimeout(20_000);
+        const waitFor = {
+          protocol: 'picture-row',
+          pictures: 'my-picture',
+          ftpservers: 'ftpserver-health',
+          ftpserver: 'ftpserver-health',
+        };
+        for (const [name, url] of [
+          ['protocol', `/project/protocol?id=${matchId}`],
+          ['pictures', '/pictures'],
+          ['ftpservers', '/team/ftpservers'],
+          ['ftpserver', `/ftpserver?id=${clientServerId}`],
+        ] as const) {
+          await screen.goto(url);
+          await screen.getByTestId(waitFor[name]).first().waitFor();
+          if (name === 'ftpservers')
+            assert.equal(
+              await screen.locator('[data-testid="ftpserver-health"][data-state="failing"]').count(),
+              1,
+              'Client FTP, and only it, is failing',
+            );
+          if (name === 'protocol') {
+            const first = screen.getByTestId('picture-row').first();
+            await first.getByTestId('picture-expand').click();
+            await first.getByTestId('picture-deliveries').waitFor();
+          }
+          const scrollWidth = await screen.evaluate(() => document.documentElement.scrollWidth);
+          assert.ok(scrollWidth <= width, `${name} is ${scrollWidth} px wide at ${width} px`);
+          assert.deepEqual(await seriousA11yProblems(screen), [], `${name} at ${width} px (${language})`);
+          await settledScreenshot(screen, `joblog-${name}-${width}-${language}`);
+        }
+        await context.close();
+      });
+
+  it('"Retry all failed" delivers the picture the fixed script now lets through', async () => {
+    await storeScript("meta.set('caption', 'Derby: corrected caption');");
+    await page.getByTestId('retry-all-failed').click();
+    await page.getByText(/deliveries go again now/).waitFor();
+    assert.equal(await agencyCaption('BAD_0006', 1), 'Derby: corrected caption');
+    await page
+      .locator('[data-testid="picture-row"][data-filename="BAD_0006.JPG"]')
+      .getByTestId('picture-cause')
+      .waitFor({ state: 'detached' });
+  });
+
+  it('"Send again" sends a delivered picture with today’s caption', async () => {
+    // Client FTP is taken off the project, so GOAL_0001 has nothing waiting any more.
+    const row = page.locator('[data-testid="picture-row"][data-filename="GOAL_0001.JPG"]');
+    assert.equal(await agencyCaption('GOAL_0001', 1), 'Derby: first caption');
+    const removed = await page.request.delete(
+      `${server.url}/api/${api.team}/project/${matchId}/ftpserver/${clientServerId}`,
+      { headers: jsonHeaders(server), data: {} },
+    );
+    assert.ok(removed.ok(), await removed.text());
+    await page.goto(`/project/protocol?id=${matchId}`);
+    await row.getByTestId('picture-expand').click();
+    await row.getByTestId('picture-send-again').click();
+    await page.getByTestId('send-again-confirm').click();
+    await page.getByText(/Sent again to 2 destinations/).waitFor();
+    assert.equal(await agencyCaption('GOAL_0001', 2), 'Derby: corrected caption');
+    await settledScreenshot(page, 'joblog-2-sent-again-1366-en');
+  });
+});
