@@ -21,7 +21,7 @@ import * as calendarChangeCounter from './0026-calendar-change-counter.ts';
 import * as calendarEntryVersions from './0027-calendar-entry-versions.ts';
 import * as calendarEntryListing from './0028-calendar-entry-listing.ts';
 import * as uploadScriptLogs from './0030-upload-script-logs.ts';
-import * as loginUnknownNames from './0036-login-unknown-names.ts';
+import * as loginNamesFeedTokens from './0036-login-names-feed-tokens.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -47,5 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0027-calendar-entry-versions': calendarEntryVersions,
   '0028-calendar-entry-listing': calendarEntryListing,
   '0030-upload-script-logs': uploadScriptLogs,
-  '0036-login-unknown-names': loginUnknownNames,
+  '0036-login-names-feed-tokens': loginNamesFeedTokens,
 };
