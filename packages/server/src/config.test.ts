@@ -8,7 +8,10 @@ const base = { DATA_DIR: os.tmpdir(), SECRET_KEY: 'a'.repeat(64) };
 test('defaults match the README table', () => {
   const c = loadConfig(base);
   assert.equal(c.PORT, 8080);
-  assert.equal(c.SEED_DEMO, true);
+  assert.equal(c.SEED_DEMO, true, 'the one-command demo seeds');
+  assert.equal(loadConfig({ ...base, NODE_ENV: 'production' }).SEED_DEMO, false, 'production does not');
+  assert.equal(loadConfig({ ...base, NODE_ENV: 'production', SEED_DEMO: '1' }).SEED_DEMO, true);
+  assert.equal(loadConfig({ ...base, SEED_DEMO: '0' }).SEED_DEMO, false);
   assert.equal(c.DEBUG_ADMIN, false);
   assert.equal(c.ALLOW_PRIVATE_NETWORKS, false);
   assert.equal(c.DATABASE_URL, undefined);

@@ -36,7 +36,9 @@ const schema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
     .optional(),
-  SEED_DEMO: flag.default(true),
+  // Unset: on, except under NODE_ENV=production (see loadConfig).
+  SEED_DEMO: flag.optional(),
+  NODE_ENV: z.string().optional(),
   DEBUG_ADMIN: flag.default(false),
   ALLOW_PRIVATE_NETWORKS: flag.default(false),
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
@@ -106,8 +108,9 @@ const schema = z.object({
   CALENDAR_READ_MEMORY_LIMIT_MB: z.coerce.number().int().min(16).max(4096).default(256),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'PASV_MAX_PER_TEAM'> & {
+export type Config = Omit<z.infer<typeof schema>, 'PASV_MAX_PER_TEAM' | 'SEED_DEMO'> & {
   PASV_MAX_PER_TEAM: number;
+  SEED_DEMO: boolean;
   publicUrl: string;
   publicFtpHost: string;
   secretKey: Buffer;
@@ -128,6 +131,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
   return {
     ...c,
+    // The one-command demo (`npm install && npm start`) seeds; a production start does not unless asked.
+    SEED_DEMO: c.SEED_DEMO ?? c.NODE_ENV !== 'production',
     DATA_DIR: dataDir,
     publicUrl,
     publicFtpHost: c.PUBLIC_FTP_HOST ?? new URL(publicUrl).hostname,

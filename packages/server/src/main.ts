@@ -23,7 +23,10 @@ async function main() {
         `  FTP/FTPS:    ${config.publicFtpHost}:${running.ingest.ftpPort}   SFTP: ${config.publicFtpHost}:${running.ingest.sftpPort}`,
       );
     }
-    if (demo) console.log(`  Log in as:   ${demo.email}\n  Password:    ${demo.password}\n`);
+    if (demo)
+      console.log(
+        `  Log in as:   ${demo.email}\n  Password:    ${demo.password ?? `in ${demo.passwordFile}`}\n`,
+      );
   }
 
   let stopping = false;

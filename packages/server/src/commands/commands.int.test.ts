@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { waitForCommand } from '../../test/support/commands.ts';
-import { makeTeam } from '../../test/support/factories.ts';
+import { makeMember, makeTeam } from '../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { randomToken, sha256 } from '../crypto/tokens.ts';
 import * as q from './queries.ts';
@@ -64,6 +64,19 @@ test('a command runs once and its state is polled with its token', async () => {
     (await team.owner.client.get(`/api/${team.teamUuid}/command/state/abc/${cmd.token}`)).status,
     400,
   );
+});
+
+test('only the member who started a command reads its state, even with its id and token', async () => {
+  const team = await makeTeam(server);
+  const cmd = await store(team.teamId, team.owner.userId, `mine-${team.teamId}`);
+  const url = `/api/${team.teamUuid}/command/state/${cmd.commandId}/${cmd.token}`;
+  await waitForCommand(team.owner.client, team.teamUuid, cmd.commandId, cmd.token);
+  // A colleague of the same team (the id and token leaked, e.g. from a log or a shared screen).
+  const colleague = await makeMember(server, team, 'Operator');
+  const read = await colleague.client.get(url);
+  assert.equal(read.status, 404, 'a colleague does not read the command');
+  assert.equal(read.body.detail, undefined);
+  assert.equal((await team.owner.client.get(url)).status, 200);
 });
 
 test('a restart does not repeat a finished command, and ends an interrupted one as an error', async () => {

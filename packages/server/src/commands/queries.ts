@@ -21,11 +21,13 @@ export const insertCommand = (
     .returning('id')
     .executeTakeFirstOrThrow();
 
-export const findCommand = (db: Db, teamId: number, id: number) =>
+/** A command of this member: only who started it may read its state and answer. */
+export const findCommand = (db: Db, member: { teamId: number; userId: number }, id: number) =>
   db
     .selectFrom('commands')
     .select(['id', 'token_hash', 'state', 'detail'])
-    .where('team_id', '=', teamId)
+    .where('team_id', '=', member.teamId)
+    .where('user_id', '=', member.userId)
     .where('id', '=', id)
     .executeTakeFirst();
 

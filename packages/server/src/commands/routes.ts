@@ -24,11 +24,14 @@ export async function startCommand(
 export type CommandPayload<S extends z.ZodType> = z.infer<S>;
 export const commandResponse = { 200: commandStarted };
 
-/** GET team/command/state/{commandId}/{token}; polled every second by the browser. */
+/**
+ * GET team/command/state/{commandId}/{token}; polled every second by the browser. Only the member
+ * who started the command reads it: the detail may hold what they typed (a server's answer).
+ */
 export function commandStateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     handle(app, getCommandState, async (request) => {
-      const row = await q.findCommand(ctx.db, request.member.teamId, request.params.commandId);
+      const row = await q.findCommand(ctx.db, request.member, request.params.commandId);
       if (!row || !tokenMatches(request.params.token, row.token_hash)) throw new AppError('NotFound');
       return { state: row.state, detail: row.detail ?? undefined };
     });

@@ -277,6 +277,8 @@ export interface IngestLoginFailuresTable {
   failures: number;
   last_attempt: Timestamp;
   blocked_until: Timestamp | null;
+  /** The failures were on a name no account has (they block the address only in far greater numbers). */
+  unknown_name: Generated<boolean>;
 }
 
 export interface FailureNoticesTable {

@@ -73,6 +73,12 @@ export interface IngestBackend {
   authenticate(username: string, password: string, remoteAddress: string): Promise<IngestAccount | null>;
 
   /**
+   * Whether an account has this user name (asked after a failed login: failures on names no
+   * account has are throttled apart). Without it every name counts as an account's.
+   */
+  accountExists?(username: string): Promise<boolean>;
+
+  /**
    * Streams one upload to storage. Must resolve only once the content is flushed to disk and the
    * upload (with its jobs) is recorded in one transaction: the client gets its success reply
    * (FTP 226, SFTP OK on CLOSE) only after that.

@@ -1,6 +1,11 @@
 import type { Logger } from 'pino';
 import type { IngestAccount, IngestBackend, IngestSession } from './backend.ts';
-import { type LoginAttempt, LoginBlockedError, type LoginThrottle } from './login-throttle.ts';
+import {
+  type LoginAttempt,
+  LoginBlockedError,
+  type LoginOutcome,
+  type LoginThrottle,
+} from './login-throttle.ts';
 
 /** Why a login was refused: the text for the client; the connection log has its own reason. */
 export class LoginRefusedError extends Error {}
@@ -32,7 +37,11 @@ export async function checkIngestLogin(
     await attempt.settle('error').catch(() => {});
     throw err;
   }
-  await attempt.settle(account ? 'ok' : 'failed').catch((err: unknown) => {
+  let outcome: LoginOutcome = 'ok';
+  if (!account)
+    outcome =
+      (await deps.backend.accountExists?.(username).catch(() => true)) === false ? 'unknown' : 'failed';
+  await attempt.settle(outcome).catch((err: unknown) => {
     deps.log.warn({ err }, 'login attempt not recorded');
   });
   session.login({ username, account, reason: account ? undefined : 'wrong user name or password' });

@@ -117,17 +117,43 @@ test('parallel guesses are counted before they are checked', async () => {
 });
 
 test('failures across many accounts block the address, and only that address', async () => {
-  const [account] = await accounts(1);
+  const made = await accounts(11);
+  const account = made.pop();
   if (!account) throw new Error('account missing');
   const walker = '127.0.0.4';
-  for (let i = 0; i < 10; i++)
-    assert.match(await ftpLogin(`admin${i}`, 'password', walker), /^530 Login incorrect/);
+  for (const other of made)
+    assert.match(await ftpLogin(other.username, 'password', walker), /^530 Login incorrect/);
   assert.match(
     await ftpLogin(account.username, account.password, walker),
     /^530 Too many failed logins from your address/,
   );
   assert.match(await ftpLogin(account.username, account.password, '127.0.0.5'), /^230/);
   await server.running.ctx.db.deleteFrom('ingest_login_failures').where('address', '=', walker).execute();
+});
+
+test('made-up user names do not lock out the cameras behind the same address; a scanner is still stopped', async () => {
+  const [camera] = await accounts(1);
+  if (!camera) throw new Error('account missing');
+  const venue = '127.0.0.6';
+  // Issue 25: ten made-up names used to block every account behind a venue's NAT for 15 minutes.
+  for (let i = 0; i < 20; i++)
+    assert.match(await ftpLogin(`nobody-${i}`, 'password', venue), /^530 Login incorrect/);
+  assert.match(await ftpLogin(camera.username, camera.password, venue), /^230/);
+  // A scanner walking through 50 names no account has is refused as a whole.
+  for (let i = 20; i < 50; i++)
+    assert.match(await ftpLogin(`nobody-${i}`, 'password', venue), /^530 Login incorrect/);
+  assert.match(
+    await ftpLogin(camera.username, camera.password, venue),
+    /^530 Too many failed logins from your address/,
+  );
+  // The block is short: it counts only the last 5 minutes' failures.
+  await server.running.ctx.db
+    .updateTable('ingest_login_failures')
+    .set({ last_attempt: new Date(Date.now() - 5 * 60_000 - 1000) })
+    .where('address', '=', venue)
+    .execute();
+  assert.match(await ftpLogin(camera.username, camera.password, venue), /^230/);
+  await server.running.ctx.db.deleteFrom('ingest_login_failures').where('address', '=', venue).execute();
 });
 
 async function waitFor(check: () => Promise<boolean>, ms = 5000) {

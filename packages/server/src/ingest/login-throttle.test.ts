@@ -52,6 +52,14 @@ test('an address is blocked as a whole only after failures on many names', async
   await (await t.begin('2.2.2.2', 'other')).settle('ok');
 });
 
+test('names no account has block an address only in far greater numbers', async () => {
+  const t = new LoginThrottle({ ...options, addressBlockAfterNames: 3, addressBlockAfterUnknownNames: 6 });
+  for (let i = 0; i < 5; i++) await (await t.begin('4.4.4.4', `made-up-${i}`)).settle('unknown');
+  await (await t.begin('4.4.4.4', 'camera')).settle('ok');
+  await (await t.begin('4.4.4.4', 'made-up-5')).settle('unknown');
+  await assert.rejects(t.begin('4.4.4.4', 'camera'), (err: LoginBlockedError) => err.scope === 'address');
+});
+
 test('a backend error takes the attempt back', async () => {
   const t = new LoginThrottle(options);
   for (let i = 0; i < 10; i++) await (await t.begin('3.3.3.3', 'cam')).settle('error');

@@ -6,7 +6,10 @@ import { storableText } from './backend.ts';
  * Counted per (remote address, user name): many cameras of one agency share one NAT address at a
  * venue, so one camera with a wrong password, or one guesser of one account, must not lock out
  * its neighbours. A whole address is refused only while it has failed on many different user
- * names (someone walking through names). A success clears only its own pair.
+ * names (someone walking through names): 10 names of accounts, or 50 names no account has, within
+ * 5 minutes. Made-up names count apart and far higher, so a few of them (a typo, or someone who
+ * wants the venue's cameras locked out) do not block the address, while a scanner still is.
+ * A success clears only its own pair.
  *
  * Each attempt is counted (as a failure) before its password is checked and cleared after a
  * success, so parallel guesses cannot all pass a gate that has not yet seen their failures.
@@ -22,12 +25,16 @@ export interface LoginThrottleOptions {
   maxDelayMs?: number;
   /** Failures of one pair after which it is refused without checking the password. Default 10. */
   blockAfter?: number;
-  /** How long a block lasts. Default 15 minutes. */
+  /** How long a block of one pair lasts. Default 5 minutes. */
   blockMs?: number;
-  /** Failures older than this are forgotten. Default 15 minutes. */
+  /** Failures of one pair older than this are forgotten. Default 15 minutes. */
   windowMs?: number;
-  /** Distinct failing user names within the window after which the whole address is refused. Default 10. */
+  /** Distinct failing account names within `addressWindowMs` after which the whole address is refused. Default 10. */
   addressBlockAfterNames?: number;
+  /** The same for names no account has: a scanner, not a camera. Default 50. */
+  addressBlockAfterUnknownNames?: number;
+  /** The failures an address block counts are this recent, so it ends this long after the last. Default 5 minutes. */
+  addressWindowMs?: number;
   store?: LoginThrottleStore;
   now?: () => number;
 }
@@ -42,8 +49,8 @@ export interface PairPolicy {
 
 /** Where the counts live. `begin` must count atomically (concurrent attempts each get their own number). */
 export interface LoginThrottleStore {
-  /** Distinct user names with a failure at `address` since `since`. */
-  failingNames(address: string, since: Date): Promise<number>;
+  /** Distinct user names with a failure at `address` since `since`: account names, and unknown ones. */
+  failingNames(address: string, since: Date): Promise<{ known: number; unknown: number }>;
   /**
    * Counts one more attempt of the pair unless it is blocked. Returns the pair's attempts within
    * the window, this one included, and the end of its block (0 = none).
@@ -53,9 +60,11 @@ export interface LoginThrottleStore {
     name: string,
     policy: PairPolicy,
   ): Promise<{ attempts: number; blockedUntil: number }>;
-  /** 'ok' clears the pair; 'failed' confirms the failure; 'error' takes the attempt back. */
-  settle(address: string, name: string, outcome: 'ok' | 'failed' | 'error'): Promise<void>;
+  /** 'ok' clears the pair; 'failed' confirms the failure ('unknown': of a name no account has); 'error' takes the attempt back. */
+  settle(address: string, name: string, outcome: LoginOutcome): Promise<void>;
 }
+
+export type LoginOutcome = 'ok' | 'failed' | 'unknown' | 'error';
 
 export class LoginBlockedError extends Error {
   constructor(
@@ -71,7 +80,7 @@ export class LoginBlockedError extends Error {
 }
 
 export interface LoginAttempt {
-  settle(outcome: 'ok' | 'failed' | 'error'): Promise<void>;
+  settle(outcome: LoginOutcome): Promise<void>;
 }
 
 /** The key of a user name: what a camera types, without case, spacing or characters a database refuses. */
@@ -91,9 +100,11 @@ export class LoginThrottle {
       delayStepMs: 1000,
       maxDelayMs: 5000,
       blockAfter: 10,
-      blockMs: 15 * 60_000,
+      blockMs: 5 * 60_000,
       windowMs: 15 * 60_000,
       addressBlockAfterNames: 10,
+      addressBlockAfterUnknownNames: 50,
+      addressWindowMs: 5 * 60_000,
       now: Date.now,
       ...rest,
     };
@@ -107,8 +118,12 @@ export class LoginThrottle {
     const name = throttleName(username);
     const now = this.o.now();
     const windowStart = new Date(now - this.o.windowMs);
-    if ((await this.store.failingNames(address, windowStart)) >= this.o.addressBlockAfterNames)
-      throw new LoginBlockedError(this.o.windowMs, 'address');
+    const failing = await this.store.failingNames(address, new Date(now - this.o.addressWindowMs));
+    if (
+      failing.known >= this.o.addressBlockAfterNames ||
+      failing.unknown >= this.o.addressBlockAfterUnknownNames
+    )
+      throw new LoginBlockedError(this.o.addressWindowMs, 'address');
     const { attempts, blockedUntil } = await this.store.begin(address, name, {
       now: new Date(now),
       windowStart,
@@ -138,6 +153,7 @@ export class LoginThrottle {
 interface PairState {
   attempts: number;
   failures: number;
+  unknownName: boolean;
   lastAttempt: number;
   blockedUntil: number;
 }
@@ -148,10 +164,11 @@ export class MemoryThrottleStore implements LoginThrottleStore {
 
   constructor(private readonly maxPairs = 10_000) {}
 
-  async failingNames(address: string, since: Date): Promise<number> {
-    let count = 0;
+  async failingNames(address: string, since: Date) {
+    const count = { known: 0, unknown: 0 };
     for (const [key, s] of this.pairs)
-      if (key.startsWith(`${address}\n`) && s.failures > 0 && s.lastAttempt >= since.getTime()) count++;
+      if (key.startsWith(`${address}\n`) && s.failures > 0 && s.lastAttempt >= since.getTime())
+        count[s.unknownName ? 'unknown' : 'known']++;
     return count;
   }
 
@@ -161,9 +178,9 @@ export class MemoryThrottleStore implements LoginThrottleStore {
     const s = this.pairs.get(key);
     if (s && s.blockedUntil > now) return { attempts: s.attempts, blockedUntil: s.blockedUntil };
     const next: PairState = !s
-      ? { attempts: 1, failures: 0, lastAttempt: now, blockedUntil: 0 }
+      ? { attempts: 1, failures: 0, unknownName: false, lastAttempt: now, blockedUntil: 0 }
       : s.lastAttempt < p.windowStart.getTime()
-        ? { attempts: 1, failures: 0, lastAttempt: now, blockedUntil: 0 }
+        ? { attempts: 1, failures: 0, unknownName: false, lastAttempt: now, blockedUntil: 0 }
         : s.blockedUntil > 0 // a served block starts over slowed, not blocked at once
           ? { ...s, attempts: p.slowAfter + 1, lastAttempt: now, blockedUntil: 0 }
           : { ...s, attempts: s.attempts + 1, lastAttempt: now };
@@ -178,12 +195,14 @@ export class MemoryThrottleStore implements LoginThrottleStore {
     return { attempts: next.attempts, blockedUntil: next.blockedUntil };
   }
 
-  async settle(address: string, name: string, outcome: 'ok' | 'failed' | 'error') {
+  async settle(address: string, name: string, outcome: LoginOutcome) {
     const key = `${address}\n${name}`;
     const s = this.pairs.get(key);
     if (!s) return;
     if (outcome === 'ok') this.pairs.delete(key);
-    else if (outcome === 'failed') s.failures++;
-    else s.attempts = Math.max(0, s.attempts - 1);
+    else if (outcome === 'failed' || outcome === 'unknown') {
+      s.failures++;
+      s.unknownName = outcome === 'unknown';
+    } else s.attempts = Math.max(0, s.attempts - 1);
   }
 }

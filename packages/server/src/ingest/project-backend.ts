@@ -43,6 +43,11 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
       return { accountId: project.id, projectId: project.id, teamId: project.team_id, username };
     },
 
+    async accountExists(username) {
+      if (storableText(username) !== username) return false;
+      return (await projectQueries.findProjectByUsername(db, username)) !== undefined;
+    },
+
     async storeUpload(account, relativePath, data: Readable, info) {
       const blob = await ctx.blobs.write(data, { maxBytes: ctx.config.MAX_UPLOAD_BYTES });
       // One statement records the upload, its counters and its jobs: only then is it acknowledged.

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
+import type { LoginOutcome } from './login-throttle.ts';
 
 // What the ingest servers read and write: a project's uploads as a camera sees them, the folders
 // cameras made, and the connection log.
@@ -116,15 +117,23 @@ export async function insertIngestSession(db: Db, row: IngestSessionRow, keep: n
 }
 
 /** Distinct user names with a confirmed wrong password from `address` since `since`. */
-export async function countFailingNames(db: Db, address: string, since: Date): Promise<number> {
+/** Distinct user names with a failure at `address` since `since`: names of accounts, and unknown names. */
+export async function countFailingNames(
+  db: Db,
+  address: string,
+  since: Date,
+): Promise<{ known: number; unknown: number }> {
   const row = await db
     .selectFrom('ingest_login_failures')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .select((eb) => [
+      eb.fn.countAll<string>().filterWhere('unknown_name', '=', false).as('known'),
+      eb.fn.countAll<string>().filterWhere('unknown_name', '=', true).as('unknown'),
+    ])
     .where('address', '=', address)
     .where('failures', '>', 0)
     .where('last_attempt', '>=', since)
     .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return { known: Number(row?.known ?? 0), unknown: Number(row?.unknown ?? 0) };
 }
 
 /**
@@ -161,12 +170,15 @@ export async function countLoginAttempt(
   };
 }
 
-/** After the password check: a success clears the pair, a failure is confirmed, an error is taken back. */
+/**
+ * After the password check: a success clears the pair, a failure is confirmed (`unknown`: on a
+ * name no account has), an error is taken back.
+ */
 export async function settleLoginAttempt(
   db: Db,
   address: string,
   username: string,
-  outcome: 'ok' | 'failed' | 'error',
+  outcome: LoginOutcome,
 ): Promise<void> {
   const pair = db
     .updateTable('ingest_login_failures')
@@ -178,7 +190,10 @@ export async function settleLoginAttempt(
       .where('address', '=', address)
       .where('username', '=', username)
       .execute();
-  else if (outcome === 'failed') await pair.set((eb) => ({ failures: eb('failures', '+', 1) })).execute();
+  else if (outcome === 'failed' || outcome === 'unknown')
+    await pair
+      .set((eb) => ({ failures: eb('failures', '+', 1), unknown_name: outcome === 'unknown' }))
+      .execute();
   else await pair.set({ attempts: sql`greatest(attempts - 1, 0)` }).execute();
 }
 

@@ -23,6 +23,7 @@ import * as calendarEntryListing from './0028-calendar-entry-listing.ts';
 import * as uploadScriptLogs from './0030-upload-script-logs.ts';
 import * as fairProcessing from './0031-fair-processing.ts';
 import * as jobLogIndexes from './0035-job-log-indexes.ts';
+import * as loginNamesFeedTokens from './0036-login-names-feed-tokens.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0030-upload-script-logs': uploadScriptLogs,
   '0031-fair-processing': fairProcessing,
   '0035-job-log-indexes': jobLogIndexes,
+  '0036-login-names-feed-tokens': loginNamesFeedTokens,
 };

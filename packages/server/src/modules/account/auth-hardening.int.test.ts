@@ -107,6 +107,55 @@ describe('login limit (item 2)', () => {
     }));
 });
 
+describe('login lock-out (issue 25)', () => {
+  test('wrong passwords from elsewhere do not lock out a browser that logged in to the account before', () =>
+    withServer({ AUTH_RATE_LIMIT: '5' }, async (own) => {
+      const { email } = await makeUser(own);
+      const victim = own.client();
+      assert.equal((await victim.post('/api/user/login', { email, password: testPassword })).status, 200);
+      assert.ok(victim.cookie('pr_device'), 'a successful login marks the browser');
+      await victim.post('/api/user/logout');
+
+      // Someone elsewhere fills the account's limit with wrong passwords.
+      const attacker = own.client();
+      const guesses: number[] = [];
+      for (let i = 0; i < 8; i++)
+        guesses.push((await attacker.post('/api/user/login', { email, password: `guess-${i}` })).status);
+      // (The victim's login counted too: the browser was not known yet.)
+      assert.deepEqual(guesses, [401, 401, 401, 401, 429, 429, 429, 429]);
+      // A new browser is still held back by the account's limit ...
+      assert.equal(
+        (await own.client().post('/api/user/login', { email, password: testPassword })).status,
+        429,
+      );
+      // ... the known one logs in.
+      assert.equal((await victim.post('/api/user/login', { email, password: testPassword })).status, 200);
+
+      // The known browser has a limit of its own (its login above counted): it cannot guess without end either.
+      const own5: number[] = [];
+      for (let i = 0; i < 6; i++)
+        own5.push((await victim.post('/api/user/login', { email, password: `mine-${i}` })).status);
+      assert.deepEqual(own5, [401, 401, 401, 401, 429, 429]);
+
+      // The cookie counts only for its account, and only as signed.
+      const other = await makeUser(own);
+      const device = victim.cookie('pr_device') ?? '';
+      const forged = (cookie: string, to: string) =>
+        own
+          .client()
+          .request(
+            'POST',
+            '/api/user/login',
+            { email: to, password: 'x' },
+            { cookie: `pr_device=${cookie}` },
+          );
+      for (let i = 0; i < 5; i++)
+        await attacker.post('/api/user/login', { email: other.email, password: 'x' });
+      assert.equal((await forged(device, other.email)).status, 429, 'another account');
+      assert.equal((await forged(`${device.split('.')[0]}.AAAA`, email)).status, 429, 'a forged signature');
+    }));
+});
+
 describe('TRUST_PROXY (item 2)', () => {
   test('a named proxy forwards the client address; the limit then counts per client', async () => {
     await withServer({ AUTH_RATE_LIMIT: '2', TRUST_PROXY: '127.0.0.1' }, async (proxied) => {

@@ -3,6 +3,7 @@ import { AppError } from '@photorelay/contract/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { authLimits } from '../../http/auth-limits.ts';
+import { knownLoginDevice, setLoginDeviceCookie } from '../../http/login-device.ts';
 import { handle } from '../../http/route.ts';
 import { clearSessionCookie, requireUser, setSessionCookie } from '../../http/session.ts';
 import * as invitations from './invitations.ts';
@@ -15,13 +16,16 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const secureCookie = ctx.config.publicUrl.startsWith('https:');
 
   return async (app) => {
-    const limits = authLimits(app, ctx.config.AUTH_RATE_LIMIT);
+    const limits = authLimits(app, ctx.config.AUTH_RATE_LIMIT, (request, email) =>
+      knownLoginDevice(ctx.config.secretKey, request, email),
+    );
     handle(
       app,
       c.login,
       async (request, reply) => {
         const session = await account.login(ctx.db, request.body);
         setSessionCookie(reply, session, secureCookie);
+        setLoginDeviceCookie(reply, ctx.config.secretKey, request, request.body.email, secureCookie);
         return { logged_in: true };
       },
       { preHandler: limits.login },

@@ -4,6 +4,7 @@ import ICAL from 'ical.js';
 import { createEntry, defaultCalendarId, matchDay } from '../../../test/support/calendar.ts';
 import { makeMember, makeTeam } from '../../../test/support/factories.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
+import * as teamQueries from '../teams/queries.ts';
 import { foldLine } from './feed-ics.ts';
 
 let server: TestServer;
@@ -119,4 +120,31 @@ test("a photographer's feed lists their bookings with state; owners also get the
   const revoked = await photographer.client.del<FeedUrl>(`${base}/calendarfeed`);
   assert.deepEqual(revoked.body, { url: null, webcalUrl: null });
   assert.equal((await fetchFeed(renewed.body.url ?? '')).status, 404);
+});
+
+test('a removed member who rejoins does not get the old feed URL back', async () => {
+  const team = await makeTeam(server);
+  const base = `/api/${team.teamUuid}`;
+  const photographer = await makeMember(server, team, 'Photographer');
+  const old = (await photographer.client.post<FeedUrl>(`${base}/calendarfeed`)).body.url ?? '';
+  assert.equal((await fetchFeed(old)).status, 200);
+
+  const removed = await team.owner.client.del(`${base}/user`, { email: photographer.email });
+  assert.equal(removed.status, 200);
+  assert.equal((await fetchFeed(old)).status, 404);
+  const left = await server.running.ctx.db
+    .selectFrom('calendar_feed_tokens')
+    .select('id')
+    .where('team_id', '=', team.teamId)
+    .where('user_id', '=', photographer.userId)
+    .execute();
+  assert.deepEqual(left, [], 'the feed secret is deleted with the membership');
+
+  // Back in the team (re-added): the URL the phone may still hold stays dead.
+  const db = server.running.ctx.db;
+  const group = await teamQueries.findGroupByName(db, team.teamId, 'Photographer');
+  await teamQueries.insertMember(db, team.teamId, photographer.userId, group.id);
+  assert.equal((await fetchFeed(old)).status, 404);
+  const none = await photographer.client.get<FeedUrl>(`${base}/calendarfeed`);
+  assert.equal(none.body.url, null);
 });

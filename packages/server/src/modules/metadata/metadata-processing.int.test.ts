@@ -192,6 +192,9 @@ describe('processimage', () => {
     assert.equal(done.state, 'ok', JSON.stringify(done.detail));
     const url = `/api/${team.teamUuid}/command/downloadresultfile/${done.detail.a}/${done.detail.b}`;
     assert.equal((await team.owner.client.get(url)).status, 200);
+    // Only who started the test downloads it: a colleague with the link gets nothing.
+    const colleague = await makeMember(server, team, 'Operator');
+    assert.equal((await colleague.client.get(url)).status, 404);
     await server.running.ctx.db
       .updateTable('metadata_test_images')
       .set({ expires_at: new Date(Date.now() - 1000) })

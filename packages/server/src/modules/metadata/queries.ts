@@ -132,14 +132,17 @@ export const findTestImage = (db: Db, teamId: number, id: number) =>
     .where('id', '=', id)
     .executeTakeFirst();
 
-export const findTestResult = (db: Db, teamId: number, commandId: number) =>
+/** The test result of a processimage command of this member (only who started it downloads it). */
+export const findTestResult = (db: Db, member: { teamId: number; userId: number }, commandId: number) =>
   db
     .selectFrom('metadata_test_images')
-    .selectAll()
-    .where('team_id', '=', teamId)
+    .innerJoin('commands', 'commands.id', 'metadata_test_images.command_id')
+    .selectAll('metadata_test_images')
+    .where('metadata_test_images.team_id', '=', member.teamId)
+    .where('commands.user_id', '=', member.userId)
     .where('command_id', '=', commandId)
     .where('result_blob_key', 'is not', null)
-    .where('expires_at', '>', new Date())
+    .where('metadata_test_images.expires_at', '>', new Date())
     .executeTakeFirst();
 
 export const storeTestResult = (

@@ -193,9 +193,9 @@ export async function processTestImage(
   }
 }
 
-/** GET command/downloadresultfile/{a}/{b}: the stamped test image of this team, until it expires. */
+/** GET command/downloadresultfile/{a}/{b}: the stamped test image of this member, until it expires. */
 export async function openTestResult(ctx: AppContext, member: Member, commandId: number, token: string) {
-  const row = await q.findTestResult(ctx.db, member.teamId, commandId);
+  const row = await q.findTestResult(ctx.db, member, commandId);
   if (!row?.result_blob_key || !row.token_hash || !tokenMatches(token, row.token_hash))
     throw new AppError('NotFound');
   return {

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
 import * as accountQueries from '../account/queries.ts';
 import { issueToken } from '../account/service.ts';
+import * as feedQueries from '../externalcalendars/feed-queries.ts';
 import { requireTeamAdmin } from '../folders/permissions.ts';
 import * as folderQueries from '../folders/queries.ts';
 import * as q from './queries.ts';
@@ -145,6 +146,8 @@ export async function removeUser(db: Db, member: Member, email: string) {
     throw new AppError('ValidationError', 'The team owner cannot be removed');
   await db.transaction().execute(async (trx) => {
     await folderQueries.deleteUserPermissionsInTeam(trx, member.teamId, user.id);
+    // The calendar feed's secret URL goes with the membership: rejoining must not revive it.
+    await feedQueries.deleteFeedToken(trx, member.teamId, user.id);
     await q.deleteMember(trx, member.teamId, user.id);
   });
 }

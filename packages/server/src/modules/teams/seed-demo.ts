@@ -8,17 +8,23 @@ import { createTeamOwnedBy } from './service.ts';
 
 export const demoEmail = 'demo@photorelay.local';
 
+export interface DemoLogin {
+  email: string;
+  /** The file that keeps the password (readable by the server's user only). */
+  passwordFile: string;
+  /** Only on the start that created the demo team: later starts print where it is, not the password. */
+  password?: string;
+}
+
 /**
  * On a fresh data dir: a ready team "Demo Agency" owned by demo@photorelay.local. The generated
- * password is kept in DATA_DIR/demo-login.txt so every start can print how to log in.
+ * password is kept in DATA_DIR/demo-login.txt; it is printed once, when it is made, so it does
+ * not land in every start's log.
  */
-export async function seedDemo(db: Db, dataDir: string): Promise<{ email: string; password: string } | null> {
+export async function seedDemo(db: Db, dataDir: string): Promise<DemoLogin | null> {
   const file = path.join(dataDir, 'demo-login.txt');
   const existing = await accountQueries.findUserByEmail(db, demoEmail);
-  if (existing) {
-    const password = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : null;
-    return password ? { email: demoEmail, password } : null;
-  }
+  if (existing) return fs.existsSync(file) ? { email: demoEmail, passwordFile: file } : null;
   const password = randomToken(9);
   const passwordHash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
@@ -36,5 +42,5 @@ export async function seedDemo(db: Db, dataDir: string): Promise<{ email: string
   });
   while (await provisionNextTeam(db)) {}
   fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  return { email: demoEmail, password };
+  return { email: demoEmail, passwordFile: file, password };
 }
