@@ -17,6 +17,8 @@ export const errorCodes = {
   PayloadTooLarge: 413,
   QuotaExceeded: 413,
   InternalError: 500,
+  /** A part the server needs (the database, the ingest listeners) is not there now: try later. */
+  Unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

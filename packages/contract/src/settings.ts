@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileDownload } from './common.ts';
 import { forAnyone, forUsers, userRoute } from './route.ts';
 
 // Settings the browser needs before login (legal pages), the debug switch, and the health probe;
@@ -33,5 +34,34 @@ export const getHealth = userRoute({
   method: 'GET',
   path: '/health',
   response: z.object({ status: z.literal('ok') }),
+  access: forAnyone,
+});
+
+/**
+ * Readiness, apart from liveness (`/health`): may this process take traffic now? The database
+ * answers and, in a process that runs ingest, the FTP/SFTP listeners are open. `503 Unavailable`
+ * (with the part that is missing) otherwise, so that a load balancer or orchestrator waits.
+ */
+export const getReadiness = userRoute({
+  method: 'GET',
+  path: '/ready',
+  response: z.object({
+    status: z.literal('ready'),
+    database: z.literal('ok'),
+    ingest: z.enum(['listening', 'none']),
+  }),
+  errors: ['Unavailable'],
+  access: forAnyone,
+});
+
+/**
+ * Prometheus metrics (text exposition format). Answered to loopback clients, or to anyone with
+ * `Authorization: Bearer $METRICS_TOKEN` when that is set; 404 otherwise.
+ */
+export const getMetrics = userRoute({
+  method: 'GET',
+  path: '/metrics',
+  response: fileDownload,
+  errors: ['NotFound'],
   access: forAnyone,
 });

@@ -51,6 +51,8 @@ const schema = z.object({
         .filter(Boolean),
     )
     .refine((list) => list.every(isProxyEntry), 'must be a comma-separated list of addresses or CIDRs'),
+  // Unset: /api/metrics answers loopback clients only.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OPERATOR_NAME: z.string().default('PhotoRelay GmbH'),
   OPERATOR_ADDRESS: z.string().default('Musterstraße 1, 10115 Berlin, Deutschland'),

@@ -22,6 +22,8 @@ import { metadataCommands } from './modules/metadata/commands.ts';
 import { scriptCommands } from './modules/scripts/commands.ts';
 import { scriptStep } from './modules/scripts/processing-step.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
+import { observeQueue } from './observe/metrics.ts';
+import { readQueueFigures } from './observe/queries.ts';
 import { metadataStep } from './pipeline/metadata-step.ts';
 import type { ProcessingStep } from './pipeline/processing.ts';
 import { startPipelineWorker } from './pipeline/worker.ts';
@@ -88,7 +90,8 @@ export async function startPhotoRelay(
 
   const blobs = createLocalBlobStore(path.join(config.DATA_DIR, 'files'));
   const wake = { provisioning: () => {}, commands: () => {}, pipeline: () => {} };
-  const ctx: AppContext = { config, db, mailer, log, blobs, wake };
+  const ctx: AppContext = { config, db, mailer, log, blobs, wake, parts: { ingest: 'none' } };
+  observeQueue(() => readQueueFigures(db));
   const stops: Array<() => Promise<void> | void> = [];
 
   if (role === 'all' || role === 'worker') {
@@ -126,8 +129,12 @@ export async function startPhotoRelay(
   let ingest: Running['ingest'];
   if (role === 'all' || role === 'ingest') {
     ingest = await startIngest(ctx);
+    ctx.parts.ingest = 'listening';
     const started = ingest;
-    stops.unshift(() => started.close());
+    stops.unshift(() => {
+      ctx.parts.ingest = 'stopped';
+      return started.close();
+    });
   }
 
   let app: FastifyInstance | undefined;

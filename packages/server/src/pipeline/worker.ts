@@ -5,6 +5,7 @@ import { purgeFinishedCommands } from '../commands/service.ts';
 import type { AppContext } from '../context.ts';
 import { purgeExpiredTestImages } from '../modules/metadata/test-image.ts';
 import { settleUpload } from '../modules/scripts/settle.ts';
+import { deliveryTries, processingSeconds } from '../observe/metrics.ts';
 import { deliverToProject, deliverToServer, PermanentDeliveryError } from './delivery.ts';
 import { notifyJobGaveUp } from './failure-notice.ts';
 import { type ProcessingStep, ProcessingStopped, processUpload } from './processing.ts';
@@ -74,12 +75,16 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       },
       (options.leaseSeconds * 1000) / 3,
     );
+    const endTimer = processingSeconds.startTimer();
     const result = await processUpload(ctx, options.steps, upload)
       .catch((error: unknown) => {
         if (error instanceof ProcessingStopped) return error;
         throw error;
       })
-      .finally(() => clearInterval(heartbeat));
+      .finally(() => {
+        clearInterval(heartbeat);
+        endTimer();
+      });
     await settleUpload(ctx.db, upload.id, result);
     // The upload's jobs may run now; counted as a wake-up, so that a job claim that started
     // before they existed (and found nothing) cannot clear the flag after this.
@@ -149,6 +154,12 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
   /** A try into the job's history (a failed one is logged too); never throws. */
   async function noteTry(job: q.ClaimedJob, startedAt: number, bytes: number | null, error: unknown) {
     const message = error === null ? null : error instanceof Error ? error.message : String(error);
+    deliveryTries.inc({
+      result: message === null ? 'ok' : 'error',
+      // Names repeat across teams: the id tells them apart, the name tells a person which it is.
+      destination: job.ftpServerName ?? job.destProjectName ?? '',
+      destination_id: job.ftpServerId !== null ? `server:${job.ftpServerId}` : `project:${job.destProjectId}`,
+    });
     if (message !== null)
       ctx.log.warn(
         {

@@ -1,8 +1,12 @@
+import { AppError } from '@photorelay/contract/errors';
 import * as c from '@photorelay/contract/settings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
 import { requireUser } from '../../http/session.ts';
+import { renderMetrics } from '../../observe/metrics.ts';
+import { databaseAnswers } from '../../observe/queries.ts';
+import { metricsAllowed } from './metrics-access.ts';
 
 /** Settings the browser needs before login (legal pages), and the debug switch for logged-in users. */
 export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -27,5 +31,42 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       { logLevel: 'silent' },
     );
+    handle(
+      app,
+      c.getReadiness,
+      async () => {
+        const ingest = ctx.parts.ingest;
+        if (ingest === 'stopped') throw new AppError('Unavailable', 'ingest not listening');
+        const answered = await withDeadline(databaseAnswers(ctx.db), 2000);
+        if (!answered) throw new AppError('Unavailable', 'database unavailable');
+        return { status: 'ready' as const, database: 'ok' as const, ingest };
+      },
+      { logLevel: 'silent' },
+    );
+    handle(
+      app,
+      c.getMetrics,
+      async (request, reply) => {
+        if (!metricsAllowed(request, ctx.config.METRICS_TOKEN)) throw new AppError('NotFound');
+        const { contentType, text } = await renderMetrics();
+        return reply.header('content-type', contentType).send(text);
+      },
+      { logLevel: 'silent' },
+    );
   };
+}
+
+/** True when `work` succeeded within `ms`; false when it failed or took longer. */
+async function withDeadline(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }
