@@ -21,6 +21,8 @@ const isProxyEntry = (entry: string) => {
 const schema = z.object({
   PORT: port.default(8080),
   HOST: z.string().default('0.0.0.0'),
+  // Behind a reverse proxy the web port listens on loopback while cameras still reach FTP/SFTP.
+  INGEST_HOST: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z
     .string()
@@ -61,6 +63,8 @@ const schema = z.object({
   FTP_PORT: port.default(2121),
   FTPS_CERT: z.string().optional(),
   FTPS_KEY: z.string().optional(),
+  // How often FTPS_CERT/FTPS_KEY files are looked at for a renewal (reloaded without a restart).
+  FTPS_CERT_CHECK_SECONDS: z.coerce.number().int().min(1).default(60),
   FTPS_IMPLICIT_PORT: port.optional(),
   PASV_PORTS: z
     .string()

@@ -13,6 +13,8 @@ export interface EmbeddedResult {
 /** The embedded PostgreSQL (PGlite) running in its own process; one connection. */
 export interface EmbeddedDatabase {
   query(sql: string, params: readonly unknown[]): Promise<EmbeddedResult>;
+  /** Writes a consistent copy of the database (gzipped tar of its files) to `file`. */
+  dump(file: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,14 +42,21 @@ function spawnHost(dataDir: string, args: string[] = []): ChildProcess {
 }
 
 /** Creates the cluster in a short-lived process (initdb's memory peak stays there). */
-async function initCluster(dataDir: string): Promise<void> {
-  const init = spawnHost(dataDir, ['--init']);
+async function initCluster(dataDir: string, args: string[] = ['--init']): Promise<void> {
+  const init = spawnHost(dataDir, args);
   let fatal = '';
   init.on('message', (reply: HostReply) => {
     if (reply.kind === 'fatal') fatal = reply.message;
   });
   const code = await new Promise<number | null>((resolve) => init.on('exit', resolve));
   if (code !== 0) throw new Error(`creating the database in ${dataDir} failed: ${fatal || `exit ${code}`}`);
+}
+
+/** Creates the cluster from a dump made by `dump()` (an empty data directory only). */
+export async function restoreEmbeddedDatabase(dataDir: string, dumpFile: string): Promise<void> {
+  if (fs.existsSync(path.join(dataDir, 'PG_VERSION'))) throw new Error(`${dataDir} already holds a database`);
+  await initCluster(dataDir, ['--restore', path.resolve(dumpFile)]);
+  restrictToOwner(dataDir);
 }
 
 export async function startEmbeddedDatabase(
@@ -89,15 +98,19 @@ export async function startEmbeddedDatabase(
   await ready;
   holdOpen();
 
+  const request = (message: HostRequest & { id: number }): Promise<EmbeddedResult> => {
+    if (exited) return Promise.reject(exited);
+    return new Promise((resolve, reject) => {
+      pending.set(message.id, { resolve, reject });
+      holdOpen();
+      host.send(message);
+    });
+  };
+
   return {
-    query(sql, params) {
-      if (exited) return Promise.reject(exited);
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        holdOpen();
-        host.send({ kind: 'query', id, sql, params: [...params] } satisfies HostRequest);
-      });
+    query: (sql, params) => request({ kind: 'query', id: nextId++, sql, params: [...params] }),
+    async dump(file) {
+      await request({ kind: 'dump', id: nextId++, file: path.resolve(file) });
     },
     async close() {
       if (exited) return;

@@ -1,6 +1,10 @@
 // Messages between the server and its embedded database process (pglite-host.ts).
 
-export type HostRequest = { kind: 'query'; id: number; sql: string; params: unknown[] } | { kind: 'close' };
+export type HostRequest =
+  | { kind: 'query'; id: number; sql: string; params: unknown[] }
+  /** A consistent copy of the whole database (a gzipped tar of its files) written to `file`. */
+  | { kind: 'dump'; id: number; file: string }
+  | { kind: 'close' };
 
 export type HostReply =
   | { kind: 'ready' }

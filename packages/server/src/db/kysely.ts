@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { startEmbeddedDatabase } from './embedded-database.ts';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database.ts';
 import { migrations } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
@@ -29,14 +29,21 @@ export async function openDatabase(options: {
     onUnexpectedExit: options.onUnexpectedExit,
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(embedded) });
-  embeddedDatabases.add(db);
+  embeddedDatabases.set(db, embedded);
   return db;
 }
 
-const embeddedDatabases = new WeakSet<Db>();
+const embeddedDatabases = new WeakMap<Db, EmbeddedDatabase>();
 
 /** Whether `db` is the embedded PGlite (one session, transactions one after another). */
 export const isEmbedded = (db: Db) => embeddedDatabases.has(db);
+
+/** A consistent copy of the embedded database into `file` (backups); PostgreSQL has pg_dump. */
+export async function dumpEmbedded(db: Db, file: string): Promise<void> {
+  const embedded = embeddedDatabases.get(db);
+  if (!embedded) throw new Error('not the embedded database');
+  await embedded.dump(file);
+}
 
 export async function migrate(db: Db): Promise<void> {
   const migrator = new Migrator({
