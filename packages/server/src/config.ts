@@ -92,6 +92,9 @@ const schema = z.object({
   STAMP_TIME_LIMIT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
 });
 
+/** Every setting's name (a backup keeps those the process runs with). */
+export const settingNames = Object.keys(schema.shape);
+
 export type Config = z.infer<typeof schema> & { publicUrl: string; publicFtpHost: string; secretKey: Buffer };
 
 export class ConfigError extends Error {}

@@ -24,6 +24,7 @@ import { scriptStep } from './modules/scripts/processing-step.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
 import { observeQueue } from './observe/metrics.ts';
 import { readQueueFigures } from './observe/queries.ts';
+import { startControlSocket } from './ops/control-socket.ts';
 import { metadataStep } from './pipeline/metadata-step.ts';
 import type { ProcessingStep } from './pipeline/processing.ts';
 import { startPipelineWorker } from './pipeline/worker.ts';
@@ -115,7 +116,11 @@ export async function startPhotoRelay(
     const calendarRefresh = startExternalCalendarRefresh(ctx);
     stops.push(provisioning.stop, commands.stop, pipeline.stop, calendarRefresh.stop);
     // The embedded database has no autovacuum; a PostgreSQL server runs its own.
-    if (!config.DATABASE_URL && !options.db) stops.push(startEmbeddedMaintenance(db, log).stop);
+    if (!config.DATABASE_URL && !options.db) {
+      stops.push(startEmbeddedMaintenance(db, log).stop);
+      // `main.mjs backup` asks this process for the dump of the database it owns.
+      stops.push(startControlSocket(db, config.DATA_DIR, log));
+    }
     // Other processes on the same PostgreSQL (split roles) announce their work.
     if (config.DATABASE_URL) {
       const listener = listenForWakeups(config.DATABASE_URL, log, (topic) => wake[topic]());

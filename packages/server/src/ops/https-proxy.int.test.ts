@@ -100,7 +100,10 @@ test('login, a project and an upload’s job log over https through the proxy', 
   const health = await fetch(`${httpsUrl}/api/health`);
   assert.match(health.headers.get('strict-transport-security') ?? '', /max-age=\d{7,}/, 'HSTS');
 
-  const password = fs.readFileSync(path.join(server.dataDir, 'demo-login.txt'), 'utf8').trim();
+  // The demo team is made just after the server starts listening.
+  const loginFile = path.join(server.dataDir, 'demo-login.txt');
+  for (let i = 0; i < 300 && !fs.existsSync(loginFile); i++) await new Promise((r) => setTimeout(r, 100));
+  const password = fs.readFileSync(loginFile, 'utf8').trim();
   const client = new TestClient(httpsUrl);
   // The Origin check sees the browser's https origin through the proxy (TRUST_PROXY).
   const login = await client.post('/api/user/login', { email: 'demo@photorelay.local', password });
