@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
+import { MigrationError } from './db/kysely.ts';
 import { seedDemo } from './modules/teams/seed-demo.ts';
 import { BackupError, backup, restore } from './ops/backup.ts';
 import { releaseVersion } from './ops/version.ts';
@@ -65,7 +66,7 @@ async function runCommand(command: string, folder: string | undefined, extra: st
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof BackupError) {
+  if (error instanceof ConfigError || error instanceof BackupError || error instanceof MigrationError) {
     console.error(error.message);
   } else {
     console.error(error);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database.ts';
 import { migrations } from './migrations/index.ts';
@@ -45,16 +45,28 @@ export async function dumpEmbedded(db: Db, file: string): Promise<void> {
   await embedded.dump(file);
 }
 
-export async function migrate(db: Db): Promise<void> {
+/**
+ * Brings the schema up to this release. All pending migrations run in one transaction (Kysely
+ * does so where DDL is transactional, as on PostgreSQL and PGlite): a failing one leaves the
+ * database as it was, and start-up stops with the migration's name and the reason.
+ * `list` is for tests (a migration made to fail).
+ */
+export async function migrate(db: Db, list: Record<string, Migration> = migrations): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => list },
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new MigrationError(
+      `Database upgrade failed at migration ${failed?.migrationName ?? '(none)'}: ${reason}. ` +
+        'Nothing was changed: the data is as the previous release left it. Start the previous release, or report this.',
+    );
   }
 }
+
+export class MigrationError extends Error {}

@@ -78,9 +78,11 @@ test('a backup taken during an upload stream restores into an empty data directo
     (await owner.put(`${api}/project/${projectId}/xmpvalue/headline`, { value: 'Restored headline' })).status,
     200,
   );
-  const calendars = await owner.get<{ calendars: Array<{ id: number }> }>(`${api}/calendars`);
+  const calendars = await owner.get<{ calendars: Array<{ dbcalendarid: number; type: string }> }>(
+    `${api}/calendars`,
+  );
   const entry = await owner.post<{ calendarentryid: number }>(
-    `${api}/calendar/${calendars.body.calendars[0]?.id}/entry`,
+    `${api}/calendar/${calendars.body.calendars.find((c) => c.type === 'default')?.dbcalendarid}/entry`,
     {
       startdatetime: '2026-12-05T15:30:00+01:00',
       category: 'sport',
