@@ -55,6 +55,9 @@ const schema = z.object({
     .refine((list) => list.every(isProxyEntry), 'must be a comma-separated list of addresses or CIDRs'),
   // Unset: /api/metrics answers loopback clients only.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // A listener of its own for /metrics (worker and ingest processes have no web port).
+  METRICS_PORT: port.optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OPERATOR_NAME: z.string().default('PhotoRelay GmbH'),
   OPERATOR_ADDRESS: z.string().default('Musterstraße 1, 10115 Berlin, Deutschland'),

@@ -23,6 +23,7 @@ import { scriptCommands } from './modules/scripts/commands.ts';
 import { scriptStep } from './modules/scripts/processing-step.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
 import { observeQueue } from './observe/metrics.ts';
+import { startMetricsListener } from './observe/metrics-listener.ts';
 import { readQueueFigures } from './observe/queries.ts';
 import { startControlSocket } from './ops/control-socket.ts';
 import { metadataStep } from './pipeline/metadata-step.ts';
@@ -129,6 +130,10 @@ export async function startPhotoRelay(
   } else if (config.DATABASE_URL) {
     // No worker in this process: tell the workers of the others.
     for (const topic of wakeTopics) wake[topic] = () => notifyWorkers(db, log, topic);
+  }
+
+  if (config.METRICS_PORT !== undefined) {
+    stops.push(await startMetricsListener(config.METRICS_PORT, config.METRICS_HOST, log));
   }
 
   let ingest: Running['ingest'];

@@ -10,10 +10,12 @@ import { startTestServer, type TestServer } from '../../test/support/server.ts';
 // health, and liveness was the only probe.
 let server: TestServer;
 let guarded: TestServer;
+let metricsPort = 0;
 const token = 'metrics-token-0123456789';
 before(async () => {
+  metricsPort = await freePort();
   server = await startTestServer({ ALLOW_PRIVATE_NETWORKS: '1', TRUST_PROXY: 'loopback' });
-  guarded = await startTestServer({ METRICS_TOKEN: token });
+  guarded = await startTestServer({ METRICS_TOKEN: token, METRICS_PORT: String(metricsPort) });
 });
 after(async () => {
   await server.stop();
@@ -94,4 +96,11 @@ test('metrics are for loopback or the token only, also behind a proxy', async ()
   const allowed = await scrape(guarded, { authorization: `Bearer ${token}` });
   assert.equal(allowed.status, 200);
   assert.match(allowed.text, /photorelay_jobs_waiting/);
+});
+
+test('METRICS_PORT: a listener of its own for processes without a web port', async () => {
+  const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+  assert.equal(res.status, 200);
+  assert.match(await res.text(), /^photorelay_jobs_waiting \d/m);
+  assert.equal((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status, 404);
 });
