@@ -13,8 +13,8 @@ export interface EmbeddedResult {
 /** The embedded PostgreSQL (PGlite) running in its own process; one connection. */
 export interface EmbeddedDatabase {
   query(sql: string, params: readonly unknown[]): Promise<EmbeddedResult>;
-  /** Writes a consistent copy of the database (gzipped tar of its files) to `file`. */
-  dump(file: string): Promise<void>;
+  /** Copies the database's files, consistent, into the new folder `dir`. */
+  dump(dir: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,8 +42,8 @@ function spawnHost(dataDir: string, args: string[] = []): ChildProcess {
 }
 
 /** Creates the cluster in a short-lived process (initdb's memory peak stays there). */
-async function initCluster(dataDir: string, args: string[] = ['--init']): Promise<void> {
-  const init = spawnHost(dataDir, args);
+async function initCluster(dataDir: string): Promise<void> {
+  const init = spawnHost(dataDir, ['--init']);
   let fatal = '';
   init.on('message', (reply: HostReply) => {
     if (reply.kind === 'fatal') fatal = reply.message;
@@ -52,10 +52,11 @@ async function initCluster(dataDir: string, args: string[] = ['--init']): Promis
   if (code !== 0) throw new Error(`creating the database in ${dataDir} failed: ${fatal || `exit ${code}`}`);
 }
 
-/** Creates the cluster from a dump made by `dump()` (an empty data directory only). */
-export async function restoreEmbeddedDatabase(dataDir: string, dumpFile: string): Promise<void> {
+/** Puts a copy made by `dump()` in place as the database (an empty data directory only). */
+export function restoreEmbeddedDatabase(dataDir: string, dumpDir: string): void {
   if (fs.existsSync(path.join(dataDir, 'PG_VERSION'))) throw new Error(`${dataDir} already holds a database`);
-  await initCluster(dataDir, ['--restore', path.resolve(dumpFile)]);
+  if (!fs.existsSync(path.join(dumpDir, 'PG_VERSION'))) throw new Error(`${dumpDir} holds no database copy`);
+  fs.cpSync(dumpDir, dataDir, { recursive: true });
   restrictToOwner(dataDir);
 }
 
@@ -109,8 +110,8 @@ export async function startEmbeddedDatabase(
 
   return {
     query: (sql, params) => request({ kind: 'query', id: nextId++, sql, params: [...params] }),
-    async dump(file) {
-      await request({ kind: 'dump', id: nextId++, file: path.resolve(file) });
+    async dump(dir) {
+      await request({ kind: 'dump', id: nextId++, dir: path.resolve(dir) });
     },
     async close() {
       if (exited) return;

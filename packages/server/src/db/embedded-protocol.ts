@@ -2,8 +2,8 @@
 
 export type HostRequest =
   | { kind: 'query'; id: number; sql: string; params: unknown[] }
-  /** A consistent copy of the whole database (a gzipped tar of its files) written to `file`. */
-  | { kind: 'dump'; id: number; file: string }
+  /** A consistent copy of the database's files into the new folder `dir`. */
+  | { kind: 'dump'; id: number; dir: string }
   | { kind: 'close' };
 
 export type HostReply =

@@ -38,11 +38,11 @@ const embeddedDatabases = new WeakMap<Db, EmbeddedDatabase>();
 /** Whether `db` is the embedded PGlite (one session, transactions one after another). */
 export const isEmbedded = (db: Db) => embeddedDatabases.has(db);
 
-/** A consistent copy of the embedded database into `file` (backups); PostgreSQL has pg_dump. */
-export async function dumpEmbedded(db: Db, file: string): Promise<void> {
+/** A consistent copy of the embedded database's files into `dir` (backups); PostgreSQL has pg_dump. */
+export async function dumpEmbedded(db: Db, dir: string): Promise<void> {
   const embedded = embeddedDatabases.get(db);
   if (!embedded) throw new Error('not the embedded database');
-  await embedded.dump(file);
+  await embedded.dump(dir);
 }
 
 /**

@@ -10,7 +10,7 @@ import { controlSocketPath } from './control-socket.ts';
 
 // Backup and restore (README "Backup and restore"). A backup is a folder:
 //   manifest.json            what it holds, made by which version
-//   database.tar.gz          the embedded database (PGlite's files, taken between two statements)
+//   database/                the embedded database (PGlite's files, copied between two statements)
 //   database.pgdump          or PostgreSQL's pg_dump (custom format, one snapshot)
 //   files/                   DATA_DIR/files (pictures; spliced blobs keep their hard links)
 //   keys/                    secret.key, ssh/ host keys, ftps-selfsigned.pem, demo-login.txt
@@ -55,7 +55,7 @@ export async function backup(config: Config, to: string, version: string): Promi
       throw new BackupError(`pg_dump failed: ${err.stderr?.trim() || err.message}`);
     });
   } else {
-    await dumpEmbedded(dataDir, path.join(target, 'database.tar.gz'));
+    await dumpEmbedded(dataDir, path.join(target, 'database'));
   }
 
   const files = path.join(dataDir, 'files');
@@ -88,7 +88,11 @@ export async function restore(config: Config, from: string): Promise<Manifest> {
         : 'this backup is of the embedded database: unset DATABASE_URL to restore it',
     );
   const dataDir = path.resolve(config.DATA_DIR);
-  const taken = ['db', 'files', ...keyEntries].filter((entry) => fs.existsSync(path.join(dataDir, entry)));
+  // A secret.key alone is the one loading the settings just made for the empty folder: the
+  // backup's replaces it. Anything else means the folder is some instance's data.
+  const taken = ['db', 'files', ...keyEntries]
+    .filter((entry) => entry !== 'secret.key')
+    .filter((entry) => fs.existsSync(path.join(dataDir, entry)));
   if (taken.length)
     throw new BackupError(`${dataDir} is in use (${taken.join(', ')}): restore into an empty DATA_DIR`);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -108,27 +112,29 @@ export async function restore(config: Config, from: string): Promise<Manifest> {
       );
     });
   } else {
-    await restoreEmbeddedDatabase(path.join(dataDir, 'db'), path.join(source, 'database.tar.gz'));
+    restoreEmbeddedDatabase(path.join(dataDir, 'db'), path.join(source, 'database'));
   }
   if (fs.existsSync(path.join(source, 'files')))
     await copyTree(path.join(source, 'files'), path.join(dataDir, 'files'));
   for (const entry of keyEntries) {
     const saved = path.join(source, 'keys', entry);
-    if (fs.existsSync(saved)) await copyTree(saved, path.join(dataDir, entry));
+    if (!fs.existsSync(saved)) continue;
+    fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+    await copyTree(saved, path.join(dataDir, entry));
   }
   return manifest;
 }
 
 /** The embedded database: asked of the running server (it owns the files), else opened here. */
-async function dumpEmbedded(dataDir: string, file: string) {
-  const asked = await askRunningServer(controlSocketPath(dataDir), `dump ${file}`);
+async function dumpEmbedded(dataDir: string, dir: string) {
+  const asked = await askRunningServer(controlSocketPath(dataDir), `dump ${dir}`);
   if (asked === 'ok') return;
   if (asked !== null) throw new BackupError(`the running server could not dump its database: ${asked}`);
   const dbDir = path.join(dataDir, 'db');
   if (!fs.existsSync(path.join(dbDir, 'PG_VERSION'))) throw new BackupError(`no database in ${dbDir}`);
   const db = await startEmbeddedDatabase(dbDir);
   try {
-    await db.dump(file);
+    await db.dump(dir);
   } finally {
     await db.close();
   }

@@ -7,7 +7,7 @@ import { type Db, dumpEmbedded } from '../db/kysely.ts';
 /**
  * The embedded database belongs to the server process that opened it: a backup taken while the
  * relay runs asks that process for the dump over a Unix socket in DATA_DIR, which is private to
- * the service's user (0700). One line in (`dump <file>`), one line out (`ok` or the error).
+ * the service's user (0700). One line in (`dump <new folder>`), one line out (`ok` or the error).
  */
 export const controlSocketPath = (dataDir: string) => path.join(path.resolve(dataDir), 'control.sock');
 
@@ -24,10 +24,10 @@ export function startControlSocket(db: Db, dataDir: string, log: Logger): () => 
       const end = line.indexOf('\n');
       if (end < 0) return;
       const [command, ...rest] = line.slice(0, end).split(' ');
-      const file = rest.join(' ');
-      if (command !== 'dump' || !path.isAbsolute(file)) return socket.end('unknown request\n');
-      log.info({ file }, 'backup: dumping the embedded database');
-      dumpEmbedded(db, file).then(
+      const dir = rest.join(' ');
+      if (command !== 'dump' || !path.isAbsolute(dir)) return socket.end('unknown request\n');
+      log.info({ dir }, 'backup: copying the embedded database');
+      dumpEmbedded(db, dir).then(
         () => socket.end('ok\n'),
         (err: Error) => socket.end(`${err.message.replace(/\n/g, ' ')}\n`),
       );
