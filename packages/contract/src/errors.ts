@@ -21,6 +21,8 @@ export const errorCodes = {
   InternalError: 500,
   /** PostgreSQL is away (restart, fail-over); health says so and the server reconnects. */
   DatabaseUnavailable: 503,
+  /** A part the server needs (the database, the ingest listeners) is not there now: try later. */
+  Unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fileDownload } from './common.ts';
 import { forAnyone, forUsers, userRoute } from './route.ts';
 
 // Settings the browser needs before login (legal pages), the debug switch, and the health probe;
@@ -36,4 +37,42 @@ export const getHealth = userRoute({
   response: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
   access: forAnyone,
   errors: ['DatabaseUnavailable'],
+});
+
+/** Liveness: the process answers (no database asked: a database restart must not get it killed). */
+export const getLiveness = userRoute({
+  method: 'GET',
+  path: '/live',
+  response: z.object({ status: z.literal('alive') }),
+  access: forAnyone,
+});
+
+/**
+ * Readiness, apart from liveness (`/health`): may this process take traffic now? The database
+ * answers and, in a process that runs ingest, the FTP/SFTP listeners are open. Otherwise `503`:
+ * `DatabaseUnavailable`, or `Unavailable` (the ingest is not listening), so that a load balancer
+ * or orchestrator waits.
+ */
+export const getReadiness = userRoute({
+  method: 'GET',
+  path: '/ready',
+  response: z.object({
+    status: z.literal('ready'),
+    database: z.literal('ok'),
+    ingest: z.enum(['listening', 'none']),
+  }),
+  errors: ['Unavailable', 'DatabaseUnavailable'],
+  access: forAnyone,
+});
+
+/**
+ * Prometheus metrics (text exposition format). Answered to loopback clients, or to anyone with
+ * `Authorization: Bearer $METRICS_TOKEN` when that is set; 404 otherwise.
+ */
+export const getMetrics = userRoute({
+  method: 'GET',
+  path: '/metrics',
+  response: fileDownload,
+  errors: ['NotFound'],
+  access: forAnyone,
 });

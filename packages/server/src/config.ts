@@ -21,6 +21,8 @@ const isProxyEntry = (entry: string) => {
 const schema = z.object({
   PORT: port.default(8080),
   HOST: z.string().default('0.0.0.0'),
+  // Behind a reverse proxy the web port listens on loopback while cameras still reach FTP/SFTP.
+  INGEST_HOST: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z
     .string()
@@ -53,6 +55,11 @@ const schema = z.object({
         .filter(Boolean),
     )
     .refine((list) => list.every(isProxyEntry), 'must be a comma-separated list of addresses or CIDRs'),
+  // Unset: /api/metrics answers loopback clients only.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // A listener of its own for /metrics (worker and ingest processes have no web port).
+  METRICS_PORT: port.optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OPERATOR_NAME: z.string().default('PhotoRelay GmbH'),
   OPERATOR_ADDRESS: z.string().default('Musterstraße 1, 10115 Berlin, Deutschland'),
@@ -61,6 +68,8 @@ const schema = z.object({
   FTP_PORT: port.default(2121),
   FTPS_CERT: z.string().optional(),
   FTPS_KEY: z.string().optional(),
+  // How often FTPS_CERT/FTPS_KEY files are looked at for a renewal (reloaded without a restart).
+  FTPS_CERT_CHECK_SECONDS: z.coerce.number().int().min(1).default(60),
   FTPS_IMPLICIT_PORT: port.optional(),
   PASV_PORTS: z
     .string()
@@ -107,6 +116,9 @@ const schema = z.object({
   CALENDAR_READ_TIME_LIMIT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   CALENDAR_READ_MEMORY_LIMIT_MB: z.coerce.number().int().min(16).max(4096).default(256),
 });
+
+/** Every setting's name (a backup keeps those the process runs with). */
+export const settingNames = Object.keys(schema.shape);
 
 export type Config = Omit<z.infer<typeof schema>, 'PASV_MAX_PER_TEAM' | 'SEED_DEMO'> & {
   PASV_MAX_PER_TEAM: number;

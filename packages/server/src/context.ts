@@ -16,4 +16,6 @@ export interface AppContext {
   pictures: PictureScaler;
   /** Nudges background loops (provisioning, commands) so fresh work starts at once. */
   wake: { provisioning(): void; commands(): void; pipeline(): void };
+  /** What readiness reports beside the database; runtime.ts sets it as the ingest starts and stops. */
+  parts: { ingest: 'listening' | 'stopped' | 'none' };
 }

@@ -24,6 +24,10 @@ import { metadataCommands } from './modules/metadata/commands.ts';
 import { scriptCommands } from './modules/scripts/commands.ts';
 import { scriptStep } from './modules/scripts/processing-step.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
+import { observeQueue } from './observe/metrics.ts';
+import { startMetricsListener } from './observe/metrics-listener.ts';
+import { readQueueFigures } from './observe/queries.ts';
+import { startControlSocket } from './ops/control-socket.ts';
 import { metadataStep } from './pipeline/metadata-step.ts';
 import type { ProcessingStep } from './pipeline/processing.ts';
 import { startPipelineWorker } from './pipeline/worker.ts';
@@ -109,7 +113,8 @@ export async function startPhotoRelay(
     memoryBytes: config.PICTURE_MEMORY_LIMIT_MB * 1024 * 1024,
     decodeBytes: config.PICTURE_DECODE_BUDGET_MB * 1024 * 1024,
   });
-  const ctx: AppContext = { config, db, mailer, log, blobs, pictures, wake };
+  const ctx: AppContext = { config, db, mailer, log, blobs, pictures, wake, parts: { ingest: 'none' } };
+  observeQueue(() => readQueueFigures(db));
   const stops: Array<() => Promise<void> | void> = [pictures.close];
 
   if (role === 'all' || role === 'worker') {
@@ -135,7 +140,11 @@ export async function startPhotoRelay(
     const calendarRefresh = startExternalCalendarRefresh(ctx);
     stops.push(provisioning.stop, commands.stop, pipeline.stop, calendarRefresh.stop);
     // The embedded database has no autovacuum; a PostgreSQL server runs its own.
-    if (!config.DATABASE_URL && !options.db) stops.push(startEmbeddedMaintenance(db, log).stop);
+    if (!config.DATABASE_URL && !options.db) {
+      stops.push(startEmbeddedMaintenance(db, log).stop);
+      // `main.mjs backup` asks this process for the dump of the database it owns.
+      stops.push(startControlSocket(db, config.DATA_DIR, log));
+    }
     // Other processes on the same PostgreSQL (split roles) announce their work.
     if (config.DATABASE_URL) {
       const listener = listenForWakeups(config.DATABASE_URL, log, (topic) => wake[topic]());
@@ -146,11 +155,19 @@ export async function startPhotoRelay(
     for (const topic of wakeTopics) wake[topic] = () => notifyWorkers(db, log, topic);
   }
 
+  if (config.METRICS_PORT !== undefined) {
+    stops.push(await startMetricsListener(config.METRICS_PORT, config.METRICS_HOST, log));
+  }
+
   let ingest: Running['ingest'];
   if (role === 'all' || role === 'ingest') {
     ingest = await startIngest(ctx);
+    ctx.parts.ingest = 'listening';
     const started = ingest;
-    stops.unshift(() => started.close());
+    stops.unshift(() => {
+      ctx.parts.ingest = 'stopped';
+      return started.close();
+    });
   }
 
   let app: FastifyInstance | undefined;

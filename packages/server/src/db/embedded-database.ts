@@ -13,6 +13,8 @@ export interface EmbeddedResult {
 /** The embedded PostgreSQL (PGlite) running in its own process; one connection. */
 export interface EmbeddedDatabase {
   query(sql: string, params: readonly unknown[]): Promise<EmbeddedResult>;
+  /** Copies the database's files, consistent, into the new folder `dir`. */
+  dump(dir: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,14 @@ async function initCluster(dataDir: string): Promise<void> {
   });
   const code = await new Promise<number | null>((resolve) => init.on('exit', resolve));
   if (code !== 0) throw new Error(`creating the database in ${dataDir} failed: ${fatal || `exit ${code}`}`);
+}
+
+/** Puts a copy made by `dump()` in place as the database (an empty data directory only). */
+export function restoreEmbeddedDatabase(dataDir: string, dumpDir: string): void {
+  if (fs.existsSync(path.join(dataDir, 'PG_VERSION'))) throw new Error(`${dataDir} already holds a database`);
+  if (!fs.existsSync(path.join(dumpDir, 'PG_VERSION'))) throw new Error(`${dumpDir} holds no database copy`);
+  fs.cpSync(dumpDir, dataDir, { recursive: true });
+  restrictToOwner(dataDir);
 }
 
 export async function startEmbeddedDatabase(
@@ -89,15 +99,19 @@ export async function startEmbeddedDatabase(
   await ready;
   holdOpen();
 
+  const request = (message: HostRequest & { id: number }): Promise<EmbeddedResult> => {
+    if (exited) return Promise.reject(exited);
+    return new Promise((resolve, reject) => {
+      pending.set(message.id, { resolve, reject });
+      holdOpen();
+      host.send(message);
+    });
+  };
+
   return {
-    query(sql, params) {
-      if (exited) return Promise.reject(exited);
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        holdOpen();
-        host.send({ kind: 'query', id, sql, params: [...params] } satisfies HostRequest);
-      });
+    query: (sql, params) => request({ kind: 'query', id: nextId++, sql, params: [...params] }),
+    async dump(dir) {
+      await request({ kind: 'dump', id: nextId++, dir: path.resolve(dir) });
     },
     async close() {
       if (exited) return;

@@ -1,6 +1,10 @@
 // Messages between the server and its embedded database process (pglite-host.ts).
 
-export type HostRequest = { kind: 'query'; id: number; sql: string; params: unknown[] } | { kind: 'close' };
+export type HostRequest =
+  | { kind: 'query'; id: number; sql: string; params: unknown[] }
+  /** A consistent copy of the database's files into the new folder `dir`. */
+  | { kind: 'dump'; id: number; dir: string }
+  | { kind: 'close' };
 
 export type HostReply =
   | { kind: 'ready' }

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { startEmbeddedDatabase } from './embedded-database.ts';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from './embedded-database.ts';
 import { migrations } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
@@ -31,7 +31,7 @@ export async function openDatabase(options: {
     onUnexpectedExit: options.onUnexpectedExit,
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(embedded) });
-  embeddedDatabases.add(db);
+  embeddedDatabases.set(db, embedded);
   return db;
 }
 
@@ -91,21 +91,40 @@ export async function waitForDatabase(
     log.warn(`the database answers after ${Math.round((Date.now() - started) / 1000)} s; starting`);
 }
 
-const embeddedDatabases = new WeakSet<Db>();
+const embeddedDatabases = new WeakMap<Db, EmbeddedDatabase>();
 
 /** Whether `db` is the embedded PGlite (one session, transactions one after another). */
 export const isEmbedded = (db: Db) => embeddedDatabases.has(db);
 
-export async function migrate(db: Db): Promise<void> {
+/** A consistent copy of the embedded database's files into `dir` (backups); PostgreSQL has pg_dump. */
+export async function dumpEmbedded(db: Db, dir: string): Promise<void> {
+  const embedded = embeddedDatabases.get(db);
+  if (!embedded) throw new Error('not the embedded database');
+  await embedded.dump(dir);
+}
+
+/**
+ * Brings the schema up to this release. All pending migrations run in one transaction (Kysely
+ * does so where DDL is transactional, as on PostgreSQL and PGlite): a failing one leaves the
+ * database as it was, and start-up stops with the migration's name and the reason.
+ * `list` is for tests (a migration made to fail).
+ */
+export async function migrate(db: Db, list: Record<string, Migration> = migrations): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => list },
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new MigrationError(
+      `Database upgrade failed at migration ${failed?.migrationName ?? '(none)'}: ${reason}. ` +
+        'Nothing was changed: the data is as the previous release left it. Start the previous release, or report this.',
+    );
   }
 }
+
+export class MigrationError extends Error {}

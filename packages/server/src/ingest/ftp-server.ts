@@ -7,7 +7,7 @@ import { PassivePool } from './ftp-passive.ts';
 import { attachFtpSession, type FtpSessionShared } from './ftp-session.ts';
 import { type FtpSrvConnection, listeningPort, withoutSignalHandlers } from './ftp-srv-internals.ts';
 import { LoginThrottle } from './login-throttle.ts';
-import { cameraTlsOptions } from './tls.ts';
+import { cameraTlsOptions, type TlsMaterial } from './tls.ts';
 
 /**
  * The FTP ingest: ftp-srv for the protocol plumbing (listening, implicit TLS,
@@ -32,6 +32,8 @@ import { cameraTlsOptions } from './tls.ts';
 export interface FtpIngest {
   port: number;
   implicitPort?: number;
+  /** A renewed certificate for new connections (open ones keep theirs); throws on a bad pair. */
+  reloadTls(material: TlsMaterial): void;
   close(): Promise<void>;
 }
 
@@ -111,6 +113,12 @@ export async function startFtpIngest(options: FtpIngestOptions): Promise<FtpInge
   return {
     port: listeningPort(explicit),
     implicitPort: implicit ? listeningPort(implicit) : undefined,
+    reloadTls(material) {
+      const renewed = cameraTlsOptions(material);
+      // Sessions read the shared context at AUTH TLS and for each data connection.
+      shared.secureContext = tlsModule.createSecureContext(renewed);
+      if (implicit) (implicit as unknown as { server: tlsModule.Server }).server.setSecureContext(renewed);
+    },
     async close() {
       await Promise.all(servers.map((s) => s.close()));
     },

@@ -5,7 +5,7 @@ import { LoginThrottle } from './login-throttle.ts';
 import { databaseThrottleStore } from './login-throttle-db.ts';
 import { createProjectIngestBackend } from './project-backend.ts';
 import { startSftpIngest } from './sftp-server.ts';
-import { loadOrCreateTlsMaterial } from './tls.ts';
+import { loadOrCreateTlsMaterial, watchTlsFiles } from './tls.ts';
 
 /** FTP (+ explicit and optional implicit FTPS) and SFTP ingest for project accounts, from the settings. */
 export async function startIngest(
@@ -25,7 +25,7 @@ export async function startIngest(
   });
   const ftp = await startFtpIngest({
     port: ports?.ftp ?? config.FTP_PORT,
-    host: config.HOST,
+    host: config.INGEST_HOST ?? config.HOST,
     pasvRange: config.PASV_PORTS,
     pasvAddress: config.PASV_ADDRESS,
     tls,
@@ -46,7 +46,7 @@ export async function startIngest(
   // A start that fails halfway must not leave the FTP listener open (the process would not exit).
   const sftp = await startSftpIngest({
     port: ports?.sftp ?? config.SFTP_PORT,
-    host: config.HOST,
+    host: config.INGEST_HOST ?? config.HOST,
     hostKeyDir: path.join(config.DATA_DIR, 'ssh'),
     maxUploadBytes: config.MAX_UPLOAD_BYTES,
     backend,
@@ -58,11 +58,21 @@ export async function startIngest(
     await ftp.close();
     throw error;
   });
+  const stopWatching = watchTlsFiles(
+    {
+      certFile: config.FTPS_CERT,
+      keyFile: config.FTPS_KEY,
+      intervalMs: config.FTPS_CERT_CHECK_SECONDS * 1000,
+    },
+    (material) => ftp.reloadTls(material),
+    ctx.log,
+  );
   return {
     ftpPort: ftp.port,
     sftpPort: sftp.port,
     implicitPort: ftp.implicitPort,
     async close() {
+      stopWatching();
       await Promise.all([ftp.close(), sftp.close()]);
     },
   };

@@ -89,3 +89,36 @@ export async function loadOrCreateTlsMaterial(options: {
   if (!key || !cert) throw new Error(`${file} is corrupt; delete it to make a new certificate`);
   return { key, cert };
 }
+
+/**
+ * Certificate renewals (certbot, Caddy, an ACME client) replace FTPS_CERT and FTPS_KEY on disk:
+ * both files are looked at every `intervalMs`, and when either changed the pair is read again and
+ * handed to `apply` (which refuses a key that does not match its certificate: the old pair
+ * stays until the files agree). PEM given inline is never reloaded. Returns a stop function.
+ */
+export function watchTlsFiles(
+  options: { certFile?: string; keyFile?: string; intervalMs?: number },
+  apply: (material: TlsMaterial) => void,
+  log: { info(msg: string): void; error(obj: object, msg: string): void },
+): () => void {
+  const { certFile, keyFile } = options;
+  const isPath = (v?: string): v is string => !!v && !v.trimStart().startsWith('-----BEGIN');
+  if (!isPath(certFile) || !isPath(keyFile)) return () => {};
+  const files = [certFile, keyFile];
+  const onChange = (current: fs.Stats, previous: fs.Stats) => {
+    if (current.mtimeMs === previous.mtimeMs && current.ino === previous.ino) return;
+    try {
+      apply({ cert: readPem(certFile), key: readPem(keyFile) });
+      log.info('FTPS certificate reloaded');
+    } catch (err) {
+      // A renewal writes the two files one after the other: the next change of the second
+      // one brings a matching pair.
+      log.error({ err }, 'FTPS certificate not reloaded; the previous one stays in use');
+    }
+  };
+  for (const file of files)
+    fs.watchFile(file, { interval: options.intervalMs ?? 5000, persistent: false }, onChange);
+  return () => {
+    for (const file of files) fs.unwatchFile(file, onChange);
+  };
+}

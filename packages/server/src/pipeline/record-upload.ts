@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
+import { uploadBytesReceived, uploadsReceived } from '../observe/metrics.ts';
 
 export interface NewUpload {
   projectId: number;
@@ -98,5 +99,9 @@ export async function recordUpload(
 ): Promise<{ uploadId: number; duplicateOf: number | null; jobs: number } | undefined> {
   const chain = upload.chain.includes(upload.projectId) ? upload.chain : [...upload.chain, upload.projectId];
   const row = await insertUploadWithJobs(db, { ...upload, chain });
+  if (row) {
+    uploadsReceived.inc({ protocol: upload.protocol });
+    uploadBytesReceived.inc({ protocol: upload.protocol }, upload.size);
+  }
   return row && { uploadId: row.id, duplicateOf: row.duplicate_of, jobs: row.jobs };
 }

@@ -5,6 +5,7 @@ import { purgeFinishedCommands } from '../commands/service.ts';
 import type { AppContext } from '../context.ts';
 import { purgeExpiredTestImages } from '../modules/metadata/test-image.ts';
 import { settleUpload } from '../modules/scripts/settle.ts';
+import { deliveryTries, processingSeconds } from '../observe/metrics.ts';
 import { deliverToProject, deliverToServer, PermanentDeliveryError } from './delivery.ts';
 import { notifyJobGaveUp } from './failure-notice.ts';
 import { sweepOrphanFiles } from './orphan-sweep.ts';
@@ -102,12 +103,16 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       },
       (options.leaseSeconds * 1000) / 3,
     );
+    const endTimer = processingSeconds.startTimer();
     const result = await processUpload(ctx, options.steps, upload)
       .catch((error: unknown) => {
         if (error instanceof ProcessingStopped || error instanceof StorageFullError) return error;
         throw error;
       })
-      .finally(() => clearInterval(heartbeat));
+      .finally(() => {
+        clearInterval(heartbeat);
+        endTimer();
+      });
     if (result instanceof StorageFullError) {
       // Nothing goes out unstamped because the disk is full: processed again once its lease ends.
       ctx.log.warn(
@@ -144,6 +149,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     try {
       if (job.destProjectId !== null) {
         await deliverToProject(ctx, job, workerId, started);
+        countTry(job, 'ok');
       } else {
         let sent: Awaited<ReturnType<typeof deliverToServer>>;
         try {
@@ -161,6 +167,7 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
           bytes: sent.bytes,
           error: null,
         });
+        countTry(job, 'ok');
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -191,7 +198,18 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     return true;
   }
 
+  /** Every try, by result and destination, for the metrics (observe/metrics.ts). */
+  function countTry(job: q.ClaimedJob, result: 'ok' | 'error') {
+    deliveryTries.inc({
+      result,
+      // Names repeat across teams: the id tells them apart, the name tells a person which it is.
+      destination: job.ftpServerName ?? job.destProjectName ?? '',
+      destination_id: job.ftpServerId !== null ? `server:${job.ftpServerId}` : `project:${job.destProjectId}`,
+    });
+  }
+
   function logFailedTry(job: q.ClaimedJob, message: string) {
+    countTry(job, 'error');
     ctx.log.warn(
       {
         job: job.id,

@@ -65,6 +65,8 @@ export interface ServerProcessOptions {
   nodeArgs?: string[];
   /** Run main.ts through tsx instead of the bundle. */
   fromSource?: boolean;
+  /** Another checkout to run from source (an earlier release, for the upgrade test). */
+  root?: string;
   /** How long start() waits for the server. Default 60 s. */
   startTimeoutMs?: number;
   /** `--role`; an `ingest` server is ready when its FTP port answers (it serves no HTTP). Default all. */
@@ -202,11 +204,11 @@ export async function serverProcess(options: ServerProcessOptions): Promise<Serv
     async start() {
       if (alive()) return;
       const script = options.fromSource
-        ? ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')]
+        ? ['--import', 'tsx', path.join(options.root ?? repoRoot, 'packages/server/src/main.ts')]
         : [await buildServer({ onlyIfStale: true })];
       const role = options.role ?? 'all';
       const started = spawn(process.execPath, [...(options.nodeArgs ?? []), ...script, '--role', role], {
-        cwd: repoRoot,
+        cwd: options.root ?? repoRoot,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });

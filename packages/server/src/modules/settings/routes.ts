@@ -5,6 +5,8 @@ import type { AppContext } from '../../context.ts';
 import { databaseAnswers } from '../../db/kysely.ts';
 import { handle } from '../../http/route.ts';
 import { requireUser } from '../../http/session.ts';
+import { renderMetrics } from '../../observe/metrics.ts';
+import { metricsAllowed } from './metrics-access.ts';
 
 /** Settings the browser needs before login (legal pages), and the debug switch for logged-in users. */
 export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -27,6 +29,29 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!(await databaseAnswers(ctx.db)))
           throw new AppError('DatabaseUnavailable', 'database unavailable');
         return { status: 'ok' as const, database: 'ok' as const };
+      },
+      { logLevel: 'silent' },
+    );
+    handle(app, c.getLiveness, async () => ({ status: 'alive' as const }), { logLevel: 'silent' });
+    handle(
+      app,
+      c.getReadiness,
+      async () => {
+        const ingest = ctx.parts.ingest;
+        if (ingest === 'stopped') throw new AppError('Unavailable', 'ingest not listening');
+        if (!(await databaseAnswers(ctx.db, 2000)))
+          throw new AppError('DatabaseUnavailable', 'database unavailable');
+        return { status: 'ready' as const, database: 'ok' as const, ingest };
+      },
+      { logLevel: 'silent' },
+    );
+    handle(
+      app,
+      c.getMetrics,
+      async (request, reply) => {
+        if (!metricsAllowed(request, ctx.config.METRICS_TOKEN)) throw new AppError('NotFound');
+        const { contentType, text } = await renderMetrics();
+        return reply.header('content-type', contentType).send(text);
       },
       { logLevel: 'silent' },
     );
