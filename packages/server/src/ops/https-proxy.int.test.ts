@@ -10,6 +10,7 @@ import { TestClient } from '../../test/support/client.ts';
 import { removeQuietly } from '../../test/support/database.ts';
 import { freePort } from '../../test/support/destinations.ts';
 import { readImage } from '../../test/support/metadata.ts';
+import { emptyProcessDatabase } from '../../test/support/prepared-data.ts';
 import { type ServerProcess, serverProcess } from '../../test/support/process.ts';
 
 // Issue 30 item 1: the production set-up — the built server behind the repository's Caddy
@@ -23,12 +24,15 @@ let server: ServerProcess;
 let caddy: ChildProcess;
 let caddyOutput = '';
 let httpsUrl = '';
+let database: { url?: string; drop(): Promise<void> } | undefined;
 
 before(async () => {
   const httpsPort = await freePort();
   const httpPort = await freePort();
   httpsUrl = `https://localhost:${httpsPort}`;
+  database = await emptyProcessDatabase();
   server = await serverProcess({
+    databaseUrl: database.url,
     dataDir: path.join(work, 'data'),
     startTimeoutMs: 180_000,
     env: {
@@ -93,6 +97,7 @@ before(async () => {
 after(async () => {
   caddy?.kill('SIGTERM');
   await server?.stop();
+  await database?.drop();
   removeQuietly(work);
 });
 

@@ -9,6 +9,7 @@ import { ftpUpload } from '../../test/support/camera.ts';
 import type { TestClient } from '../../test/support/client.ts';
 import { removeQuietly } from '../../test/support/database.ts';
 import { readImage } from '../../test/support/metadata.ts';
+import { emptyProcessDatabase } from '../../test/support/prepared-data.ts';
 import { type ServerProcess, serverProcess } from '../../test/support/process.ts';
 
 // Issue 30 item 3: a data directory made by the previous release starts on this one. The
@@ -20,8 +21,10 @@ const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-upgrade-'));
 const servers: ServerProcess[] = [];
+const databases: Array<{ drop(): Promise<void> }> = [];
 after(async () => {
   for (const s of servers) await s.stop();
+  for (const d of databases) await d.drop();
   removeQuietly(work);
 });
 
@@ -61,8 +64,11 @@ async function demoLogin(server: ServerProcess): Promise<TestClient> {
 test(`a data directory of release ${previousRelease.version} starts on this release with its data`, async () => {
   const tree = await checkOutPreviousRelease();
   const dataDir = path.join(work, 'data');
+  const database = await emptyProcessDatabase(); // PostgreSQL on that pass, else PGlite in DATA_DIR
+  databases.push(database);
   const old = await serverProcess({
     dataDir,
+    databaseUrl: database.url,
     env: { SEED_DEMO: '1' },
     fromSource: true,
     startTimeoutMs: 180_000,
@@ -94,7 +100,7 @@ test(`a data directory of release ${previousRelease.version} starts on this rele
   // This release on the same data directory (twice: the migrations run once, the second start
   // has nothing to do).
   for (let start = 0; start < 2; start++) {
-    const current = await serverProcess({ dataDir, startTimeoutMs: 180_000 });
+    const current = await serverProcess({ dataDir, databaseUrl: database.url, startTimeoutMs: 180_000 });
     servers.push(current);
     await current.start();
     const again = await demoLogin(current);

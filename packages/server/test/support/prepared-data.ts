@@ -75,6 +75,16 @@ async function newPostgresDatabase(
 }
 
 /**
+ * An empty database of its own for a server process: on the PostgreSQL pass a new database on
+ * TEST_DATABASE_URL's server (`url`), on the PGlite pass nothing (the process makes PGlite
+ * under its DATA_DIR).
+ */
+export async function emptyProcessDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
+  const adminUrl = postgresAdminUrl();
+  return adminUrl ? newPostgresDatabase(adminUrl) : { drop: async () => {} };
+}
+
+/**
  * Creates DATA_DIR and the database, migrates it and seeds one ready team (owner logs in with
  * `team.email`/`team.password`). `options.postgresUrl`: on that PostgreSQL server (a test's own
  * cluster) whatever the test backend.
