@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseDebugParam } from '../ui/debug-mode.ts';
-import { guardRedirect, safeNext } from './route-access.ts';
+import { safeNext } from '../ui/next-path.ts';
+import { guardRedirect } from './route-access.ts';
 
 const ready = { ready: true };
 const notReady = { ready: false };

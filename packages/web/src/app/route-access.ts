@@ -1,4 +1,5 @@
 // Spec §2 'Route guard' as a pure function: where (if anywhere) a location must redirect to.
+import { loginFor, normalizePath, safeNext, signInPaths } from '../ui/next-path.ts';
 
 /** Reachable without being logged in. */
 const loggedOutPaths = new Set([
@@ -25,9 +26,6 @@ const teamFreePaths = new Set([
   '/acceptinvitation',
 ]);
 
-/** Pages for signing in; a signed-in user opening one goes to the dashboard (issue 16 item 10). */
-const signInPaths = new Set(['/login', '/signup', '/recover']);
-
 export type GuardInput = {
   pathname: string;
   /** The location's query (`?a=b` or ''): carries `next` on the sign-in page. */
@@ -38,25 +36,6 @@ export type GuardInput = {
   /** The user's current team; null when the user belongs to no team. */
   team: { ready: boolean } | null;
 };
-
-export const normalizePath = (pathname: string) => {
-  const lower = pathname.toLowerCase().replace(/\/+$/, '');
-  return lower === '' ? '/' : lower;
-};
-
-/**
- * Where to go after signing in (issue 27 item 3): a path of this app only, never another site
- * (`//host`, `/\\host`, `https:`), nor a sign-in page again.
- */
-export function safeNext(next: string | null | undefined): string | null {
-  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
-  const path = next.split(/[?#]/, 1)[0] ?? '';
-  return signInPaths.has(normalizePath(path)) ? null : next;
-}
-
-/** The sign-in page that continues to `pathname` + `search` afterwards. */
-export const loginFor = (pathname: string, search = '') =>
-  `/login?${new URLSearchParams({ next: `${pathname}${search}` })}`;
 
 /** The path to redirect to, or null when the location may be shown. */
 export function guardRedirect({

@@ -10,7 +10,7 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { useLogin, useResendVerification } from '../api/account.ts';
 import { ApiError } from '../api/client.ts';
-import { safeNext } from '../app/route-access.ts';
+import { safeNext } from './next-path.ts';
 import { useCompleteLogin } from './session.ts';
 import { useSchemaForm } from './use-schema-form.ts';
 

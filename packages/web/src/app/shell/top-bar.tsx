@@ -3,8 +3,8 @@ import { AppBar, Box, Button, Chip, Container, IconButton, Stack, Toolbar } from
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { normalizePath } from '../../ui/next-path.ts';
 import type { Session } from '../../ui/session.ts';
-import { normalizePath } from '../route-access.ts';
 import { ChangeTeamDialog } from './change-team-dialog.tsx';
 import { LanguageButton } from './language-menu.tsx';
 import { Logo } from './logo.tsx';
