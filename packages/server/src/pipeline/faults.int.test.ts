@@ -251,12 +251,13 @@ describe('destination faults', () => {
     });
     const byServer = new Map(jobs.map((j) => [j.ftpservername, j]));
     for (const job of jobs) assert.equal(job.state, 'scheduled', JSON.stringify(job));
-    assert.match(byServer.get('File in the way')?.errortext ?? '', /^550 /);
+    // The folder it could not make, then the server's reply (issue 28: the cause names the folder).
+    assert.match(byServer.get('File in the way')?.errortext ?? '', /^Folder \S+ could not be created: 550 /);
     if (vsftpd) {
       // The server's own reply, word for word.
       assert.match(
         byServer.get('vsftpd, no rights')?.errortext ?? '',
-        /^550 (Create directory operation failed|Failed to change directory)/,
+        /^(Folder \S+ could not be created: )?550 (Create directory operation failed|Failed to change directory)/,
       );
     }
     assert.match(
