@@ -177,9 +177,13 @@ describe('account journey', () => {
     await page.getByTestId('landing-page').waitFor();
     assert.equal(new URL(page.url()).pathname, '/');
     await page.getByTestId('topbar-signin').getByText('Anmelden').waitFor();
-    // A page for members now leads back to the start (spec §2 route guard).
+    // A page for members asks to sign in first and keeps where to continue afterwards (issue 27
+    // item 3; before, it led back to the start and the address was lost).
     await page.goto('/userprofile');
-    await page.waitForURL((url) => url.pathname === '/');
+    await page.waitForURL(
+      (url) => url.pathname === '/login' && url.searchParams.get('next') === '/userprofile',
+    );
+    await page.goto('/');
     await page.getByTestId('landing-page').waitFor();
     await screenshot(page, '13-landing-de');
   });
