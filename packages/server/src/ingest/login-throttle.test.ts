@@ -37,8 +37,30 @@ test('failures slow a pair down, then block it for a while; a success clears onl
 
 test('concurrent attempts are counted before any is checked', async () => {
   const t = new LoginThrottle({ ...options, delayStepMs: 1, maxDelayMs: 1 });
-  const results = await Promise.allSettled(Array.from({ length: 30 }, () => t.begin('9.9.9.9', 'cam')));
+  const results = await Promise.allSettled(
+    Array.from({ length: 30 }, async () => {
+      const attempt = await t.begin('9.9.9.9', 'cam');
+      await attempt.settle('failed');
+    }),
+  );
   assert.equal(results.filter((r) => r.status === 'fulfilled').length, 4);
+});
+
+test('a crew logging in to one account at the same instant takes turns instead of being blocked', async () => {
+  // Issue 29 item 3: 16 cameras behind one NAT address; every attempt was counted as a failure
+  // until checked, so the 5th and later (blockAfter 4 here) were refused with the right password.
+  const t = new LoginThrottle(options);
+  const results = await Promise.allSettled(
+    Array.from({ length: 16 }, async () => {
+      const attempt = await t.begin('10.0.0.1', 'crew');
+      await new Promise((resolve) => setTimeout(resolve, 5)); // the password check
+      await attempt.settle('ok');
+    }),
+  );
+  assert.deepEqual(
+    results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+    [],
+  );
 });
 
 test('an address is blocked as a whole only after failures on many names', async () => {

@@ -13,6 +13,11 @@ import { storableText } from './backend.ts';
  *
  * Each attempt is counted (as a failure) before its password is checked and cleared after a
  * success, so parallel guesses cannot all pass a gate that has not yet seen their failures.
+ * Parallel attempts of one pair take turns, `parallelPerPair` at a time (per process): a crew of
+ * 16 cameras on one project account logging in at the same instant behind a venue's NAT would
+ * otherwise be counted as 16 failures in flight, slowed from the 6th and blocked from the 11th
+ * (issue 29 item 3). Taking turns, each success clears the pair for the next ones, while a
+ * guesser's parallel tries still meet the failures of the ones before.
  * The counts live in a store: the database in the product (every ingest process shares them),
  * memory for the protocol tests.
  */
@@ -35,6 +40,8 @@ export interface LoginThrottleOptions {
   addressBlockAfterUnknownNames?: number;
   /** The failures an address block counts are this recent, so it ends this long after the last. Default 5 minutes. */
   addressWindowMs?: number;
+  /** Attempts of one pair checked at once in this process; more wait their turn. Default 4. */
+  parallelPerPair?: number;
   store?: LoginThrottleStore;
   now?: () => number;
 }
@@ -105,6 +112,7 @@ export class LoginThrottle {
       addressBlockAfterNames: 10,
       addressBlockAfterUnknownNames: 50,
       addressWindowMs: 5 * 60_000,
+      parallelPerPair: 4,
       now: Date.now,
       ...rest,
     };
@@ -116,6 +124,45 @@ export class LoginThrottle {
    */
   async begin(address: string, username: string): Promise<LoginAttempt> {
     const name = throttleName(username);
+    const release = await this.takeTurn(`${address}\n${name}`);
+    try {
+      return await this.beginInTurn(address, name, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+
+  private readonly turns = new Map<string, { running: number; waiting: Array<() => void> }>();
+
+  /** Waits until fewer than `parallelPerPair` attempts of the pair are being checked. */
+  private async takeTurn(key: string): Promise<() => void> {
+    let pair = this.turns.get(key);
+    if (!pair) {
+      pair = { running: 0, waiting: [] };
+      this.turns.set(key, pair);
+    }
+    const turns = pair;
+    if (turns.running >= this.o.parallelPerPair)
+      await new Promise<void>((resolve) => turns.waiting.push(resolve));
+    else turns.running++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
+      const next = turns.waiting.shift();
+      if (next)
+        next(); // the turn passes on: `running` stays
+      else if (--turns.running === 0) this.turns.delete(key);
+    };
+    // An attempt that is never settled (a bug, a hung backend) gives its turn back after a while.
+    const timer = setTimeout(release, 30_000);
+    timer.unref?.();
+    return release;
+  }
+
+  private async beginInTurn(address: string, name: string, release: () => void): Promise<LoginAttempt> {
     const now = this.o.now();
     const windowStart = new Date(now - this.o.windowMs);
     const failing = await this.store.failingNames(address, new Date(now - this.o.addressWindowMs));
@@ -139,7 +186,11 @@ export class LoginThrottle {
       settle: async (outcome) => {
         if (settled) return;
         settled = true;
-        await this.store.settle(address, name, outcome);
+        try {
+          await this.store.settle(address, name, outcome);
+        } finally {
+          release();
+        }
       },
     };
   }
