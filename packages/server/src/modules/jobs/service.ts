@@ -2,7 +2,7 @@ import { AppError } from '@photorelay/contract/errors';
 import type { Job, ListPicturesResponse, PictureFilter, PictureRow } from '@photorelay/contract/jobs';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
-import * as queue from '../../pipeline/queue.ts';
+import * as queue from '../../pipeline/retry.ts';
 import { loadAccess, requirePermission } from '../folders/permissions.ts';
 import * as projectQueries from '../projects/queries.ts';
 import type { Member } from '../teams/service.ts';
