@@ -3,8 +3,9 @@
 // so on the main thread one calendar URL stopped HTTP, FTP and SFTP for every team. Here a feed
 // that overruns ends its thread and fails as an ordinary, plainly worded IcsLimitError.
 import { Worker } from 'node:worker_threads';
-import { defaultMaxSteps, type IcsEvent, IcsLimitError, IcsParseError } from './parse.ts';
+import { type IcsEvent, IcsLimitError, IcsParseError } from './parse.ts';
 import type { ReadReply, ReadRequest } from './read-protocol.ts';
+import { defaultMaxSteps } from './recur-limits.ts';
 
 // From the sources (tsx) the thread is the .ts file beside this one, loaded through tsx; the
 // server bundle (scripts/build-server.mjs) builds it as ics-read-thread.mjs beside main.mjs.
