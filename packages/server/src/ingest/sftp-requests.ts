@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import ssh2, { type Attributes, type FileEntry, type SFTPWrapper } from 'ssh2';
-import { type IngestAccount, type IngestBackend, type IngestStat, IngestUserError } from './backend.ts';
+import ssh2, { type SFTPWrapper } from 'ssh2';
+import { type IngestAccount, type IngestBackend, IngestUserError } from './backend.ts';
 import { formatListLine } from './ftp-srv-internals.ts';
+import { type DirHandle, type FileHandle, ROOT_STAT, toAttrs } from './sftp-handles.ts';
 import type { ReorderBudget } from './sftp-reorder-budget.ts';
 import { UploadSink, UploadTooLargeError } from './upload-sink.ts';
 import { PathError, resolveVirtualPath, toClientPath } from './virtual-path.ts';
@@ -21,29 +22,6 @@ import { PathError, resolveVirtualPath, toClientPath } from './virtual-path.ts';
 
 const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
 
-const DIR_MODE = 0o040755;
-const FILE_MODE = 0o100644;
-
-interface FileHandle {
-  kind: 'file';
-  path: string;
-  sink: UploadSink;
-  offset: number;
-  pending: Map<number, Buffer>;
-  pendingBytes: number;
-  /** WRITE replies held back until the backend reads again (flow control). */
-  held: number[];
-  failed?: string;
-  /** Fires when no data came for `stallMs` (issue 29): the upload is discarded, like FTP's 426. */
-  stall?: NodeJS.Timeout;
-}
-
-interface DirHandle {
-  kind: 'dir';
-  entries: FileEntry[];
-  sent: boolean;
-}
-
 export interface SftpRequestsContext {
   backend: IngestBackend;
   account: IngestAccount;
@@ -59,20 +37,6 @@ export interface SftpRequestsContext {
   /** An upload that receives no data this long is discarded; a later CLOSE fails. */
   stallMs: number;
 }
-
-function toAttrs(s: IngestStat): Attributes {
-  const time = Math.floor(s.mtime.getTime() / 1000);
-  return {
-    mode: s.isDirectory ? DIR_MODE : FILE_MODE,
-    uid: 0,
-    gid: 0,
-    size: s.isDirectory ? 0 : s.size,
-    atime: time,
-    mtime: time,
-  };
-}
-
-const ROOT_STAT: IngestStat = { size: 0, mtime: new Date(0), isDirectory: true };
 
 export class SftpRequests {
   private readonly handles = new Map<string, FileHandle | DirHandle>();
