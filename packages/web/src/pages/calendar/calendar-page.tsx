@@ -25,20 +25,7 @@ import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/p
 import { useCurrentTeam, useSession } from '../../ui/session.ts';
 import { CalendarFeedCard } from '../profile/calendar-feed.tsx';
 import { CalendarList } from './calendar-list.tsx';
-import {
-  agendaCanGrow,
-  agendaMonths,
-  agendaRange,
-  type CalendarView,
-  clampDay,
-  inRange,
-  isDay,
-  isMonth,
-  monthOf,
-  monthRange,
-  rangeDays,
-  shiftMonth,
-} from './calendar-range.ts';
+import { agendaCanGrow, rangeDays } from './calendar-range.ts';
 import { defaultTimeZone, todayIso } from './calendar-time.ts';
 import { EntriesTable } from './entries-table.tsx';
 import type { RowAction } from './entry-row.tsx';
@@ -49,6 +36,7 @@ import { MonthGrid } from './month-grid.tsx';
 import { MyBookings } from './my-bookings.tsx';
 import { RangeToolbar } from './range-toolbar.tsx';
 import { TimeZoneDialog } from './time-zone-dialog.tsx';
+import { useShownRange } from './use-shown-range.ts';
 
 function firstCalendarId(nodes: readonly FolderNode[]): number {
   for (const node of nodes) {
@@ -76,19 +64,6 @@ export function CalendarPage() {
   const planner = rolesKnown && session.status === 'loggedIn' && !session.isPhotographer;
 
   const list = useCalendars(teamUuid);
-  const [view, setView] = useState<CalendarView>(() => (params.get('view') === 'month' ? 'month' : 'agenda'));
-  // null: the month of today, and an agenda from today (the team's zone is known after the first answer).
-  const [pickedMonth, setPickedMonth] = useState<string | null>(() => {
-    const month = params.get('month');
-    const start = params.get('start');
-    return isMonth(month) ? month : isDay(start) ? monthOf(clampDay(start)) : null;
-  });
-  const [agendaStart, setAgendaStart] = useState<string | null>(() => {
-    const start = params.get('start');
-    return isDay(start) ? clampDay(start) : null;
-  });
-  // How many steps of agendaMonths the agenda shows ('Show later events' adds one).
-  const [agendaSteps, setAgendaSteps] = useState(1);
   const [highlight, setHighlight] = useState<number | null>(null);
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const onToggle = useCallback(
@@ -115,11 +90,9 @@ export function CalendarPage() {
   );
   const zone = list.data?.timeZone ?? defaultTimeZone;
   const today = todayIso(zone);
-  const agendaFrom = agendaStart ?? today;
-  const month = view === 'month' ? (pickedMonth ?? monthOf(today)) : monthOf(agendaFrom);
-  const range = useMemo(
-    () => (view === 'month' ? monthRange(month) : agendaRange(agendaFrom, agendaMonths * agendaSteps)),
-    [view, month, agendaFrom, agendaSteps],
+  const { view, month, range, goToMonth, onShift, onToday, onView, showDay, showLater } = useShownRange(
+    params,
+    today,
   );
   // The table's page: the server answers 200 entries from `offset` (another range or calendar: page 1).
   const [paging, setPaging] = useState({ key: '', offset: 0 });
@@ -128,40 +101,13 @@ export function CalendarPage() {
   const entries = useEntries(teamUuid, shownIds, range.start, range.end, offset);
   const onOffset = useCallback((next: number) => setPaging({ key: pagingKey, offset: next }), [pagingKey]);
 
-  const goToMonth = useCallback(
-    (next: string) => {
-      setPickedMonth(next);
-      // The agenda of the current month starts today, of another month on its first day.
-      setAgendaStart(next === monthOf(today) ? null : `${next}-01`);
-      setAgendaSteps(1);
-    },
-    [today],
-  );
-  const onShift = useCallback((by: number) => goToMonth(shiftMonth(month, by)), [goToMonth, month]);
-  const onToday = useCallback(() => {
-    setPickedMonth(null);
-    setAgendaStart(null);
-    setAgendaSteps(1);
-  }, []);
-  const onView = useCallback(
-    (next: CalendarView) => {
-      setView(next);
-      if (next === 'month') setPickedMonth(month);
-    },
-    [month],
-  );
   /** After saving: the range moves to the event's day if needed, and its row is marked (item 1). */
   const onSaved = useCallback(
     (id: number, day: string | null) => {
       setHighlight(id);
-      if (!day || inRange(day, range)) return;
-      if (view === 'month') setPickedMonth(monthOf(day));
-      else {
-        setAgendaStart(day < today ? day : `${monthOf(day)}-01`);
-        setAgendaSteps(1);
-      }
+      if (day) showDay(day);
     },
-    [range, view, today],
+    [showDay],
   );
   const onDay = useCallback((day: string) => {
     document
@@ -350,11 +296,7 @@ export function CalendarPage() {
               />
               {view === 'agenda' && agendaCanGrow(range) && !loading && (
                 <Box sx={{ p: 1.5, textAlign: 'center', borderTop: 1, borderColor: 'divider' }}>
-                  <Button
-                    startIcon={<ExpandMoreIcon />}
-                    onClick={() => setAgendaSteps((steps) => steps + 1)}
-                    data-testid="calendar-later"
-                  >
+                  <Button startIcon={<ExpandMoreIcon />} onClick={showLater} data-testid="calendar-later">
                     {t('range.later')}
                   </Button>
                 </Box>
