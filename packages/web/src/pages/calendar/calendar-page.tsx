@@ -20,10 +20,10 @@ import {
   useEntryDecision,
 } from '../../api/calendar.ts';
 import { type FolderNode, useFolderTree } from '../../api/folders.ts';
+import { CalendarFeedCard } from '../../ui/calendar-feed-card.tsx';
 import { ConfirmDialog, ConfirmRemoval } from '../../ui/confirm-dialog.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
 import { useCurrentTeam, useSession } from '../../ui/session.ts';
-import { CalendarFeedCard } from '../profile/calendar-feed.tsx';
 import { CalendarList } from './calendar-list.tsx';
 import { agendaCanGrow, rangeDays } from './calendar-range.ts';
 import { defaultTimeZone, todayIso } from './calendar-time.ts';

@@ -24,11 +24,11 @@ import { useSnackbar } from 'notistack';
 import { type FormEvent, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSwitchTeam, useUpdateProfile } from '../../api/account.ts';
+import { CalendarFeedCard } from '../../ui/calendar-feed-card.tsx';
 import { PageContainer, PageHeader } from '../../ui/page.tsx';
 import { type LoggedInSession, useSession } from '../../ui/session.ts';
 import { useFormFields } from '../../ui/use-form-fields.ts';
 import { hasErrors, validateRequired } from '../../ui/validation.ts';
-import { CalendarFeedCard } from './calendar-feed.tsx';
 
 function DetailsCard({ session }: { session: LoggedInSession }) {
   const { t } = useTranslation('profile');

@@ -5,7 +5,7 @@ import EventRepeatOutlinedIcon from '@mui/icons-material/EventRepeatOutlined';
 import { Box, Button, Card, CardContent, IconButton, Stack, TextField, Typography } from '@mui/material';
 import { useSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
-import { useCalendarFeed, useChangeCalendarFeed } from '../../api/externalcalendars.ts';
+import { useCalendarFeed, useChangeCalendarFeed } from '../api/externalcalendars.ts';
 
 export function CalendarFeedCard({ teamUuid }: { teamUuid: string }) {
   const { t } = useTranslation('externalCalendars');
