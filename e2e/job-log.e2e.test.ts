@@ -5,10 +5,10 @@
 // screens fit a 390 px phone and axe finds nothing serious, in English and German.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { seriousA11yProblems } from './support/a11y.ts';
 import { jsonHeaders, newAccount, registerVerified, signIn } from './support/accounts.ts';
 import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
 import { ftpUpload } from './support/ftp-upload.ts';
@@ -19,7 +19,6 @@ import { rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
 /** Pictures seeded through the camera's FTP (one of them stopped by the script). */
 const pictureCount = Number(process.env.E2E_JOBLOG_PICTURES ?? 24);
 const image = fs.readFileSync(path.resolve(repoRoot, '../shared/data/images/exiftool-IPTC.jpg'));
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Pictures = {
@@ -31,24 +30,6 @@ type Pictures = {
   }>;
   problems: Array<{ name: string; waiting: number }>;
 };
-
-/** axe (WCAG 2.0/2.1 A and AA) on the page's main content: the serious and critical findings. */
-async function seriousA11yProblems(page: Page) {
-  // Evaluated, not added as a script tag: the app's CSP allows no inline scripts.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } })
-      .axe;
-    const result = (await axe.run(
-      { include: [['main']] },
-      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
-    )) as { violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> };
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.length}× e.g. ${v.nodes[0]?.target.join(' ')}`);
-  });
-  return found;
-}
 
 describe('the job log on a match day', () => {
   let server: TestServer;
