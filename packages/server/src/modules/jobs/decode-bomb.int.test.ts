@@ -91,7 +91,9 @@ test('a decode bomb uploaded over FTP: its thumbnail is refused with a reason, t
     await probe;
   }
   assert.ok(server.running, `the server is still running:\n${server.output()}`);
-  assert.ok(slowest < 1000, `/api/health answered within 1 s throughout (slowest ${slowest} ms)`);
+  // Before the fix it stopped answering (5 s timeouts); 2 s leaves room for a CI box whose two
+  // cores also run another test file (it failed once at 1 s there, and passed on its rerun).
+  assert.ok(slowest < 2000, `/api/health answered within 2 s throughout (slowest ${slowest} ms)`);
   assert.ok(
     largest - before < 300 * MB,
     `the server's memory grew by ${Math.round((largest - before) / MB)} MB (from ${Math.round(before / MB)} MB)`,
