@@ -5,7 +5,7 @@
 // ExifTool's -validate finds nothing new, and the engine refuses only what ExifTool refuses.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -144,7 +144,6 @@ describe('the camera-file corpus, checked with ExifTool', () => {
         await stampJpegFile(source, target, template, { filename: name, timeLimitMs: 20_000 });
         stamped.push({ name, source, target });
       } catch (error) {
-        if (process.env.DEBUG) console.log(name, error);
         if (await exiftoolWrites(source))
           problems.push(`${name}: refused (${(error as Error).message}), ExifTool writes it`);
       }
@@ -188,5 +187,27 @@ describe('the camera-file corpus, checked with ExifTool', () => {
     console.log(`corpus: ${names.length} files, ${stamped.length} stamped, ${exact} exact`);
     if (problems.length > 0) console.log(problems.join('\n'));
     assert.deepEqual(problems, []);
+  });
+
+  it('refuses a file only where ExifTool refuses it too', async () => {
+    const canon = readFileSync(path.join(corpusDir, 'canon-powershot-s5.jpg'));
+    const broken = {
+      'ends-inside-app1': Buffer.concat([
+        Buffer.from([0xff, 0xd8, 0xff, 0xe1, 0x10, 0x00]),
+        Buffer.alloc(100, 0x41),
+      ]),
+      'cut-in-the-head': canon.subarray(0, 600),
+      'segment-length-1': Buffer.concat([
+        canon.subarray(0, 2),
+        Buffer.from([0xff, 0xe1, 0x00, 0x01]),
+        canon.subarray(2),
+      ]),
+    };
+    for (const [name, bytes] of Object.entries(broken)) {
+      const source = path.join(workDir, `${name}.jpg`);
+      writeFileSync(source, bytes);
+      await assert.rejects(stampJpegFile(source, path.join(workDir, `${name}-out.jpg`), template), name);
+      assert.equal(await exiftoolWrites(source), false, `${name}: ExifTool refuses it too`);
+    }
   });
 });

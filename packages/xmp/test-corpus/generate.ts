@@ -12,6 +12,7 @@ import { serializeIim } from '../src/iim.ts';
 import { encodeSegment } from '../src/jpeg.ts';
 import { MPF_HEADER } from '../src/mpf.ts';
 import { headSegments, imagesDir, sosOffset } from '../test/support.ts';
+import { makers as makerNotes, withMakerNote } from './maker-notes.ts';
 
 const outDir = path.join(import.meta.dirname, 'files');
 const work = mkdtempSync(path.join(tmpdir(), 'corpus-'));
@@ -167,6 +168,22 @@ function main(): void {
   const iptc2025 = files.get('iptc-reference-2025') as Buffer;
   const canonFile = tmp('canon.jpg');
   writeFileSync(canonFile, canon);
+
+  // Each maker's MakerNotes (built by maker-notes.ts in place of a placeholder UserComment),
+  // with the camera's own Artist, Copyright and caption the EXIF mirror rewrites.
+  for (const maker of makerNotes) {
+    const placeholder = written(
+      base,
+      `-Make=${maker.make}`,
+      `-Model=${maker.model}`,
+      '-Artist=Kamera Besitzer',
+      '-Copyright=(c) Kamera',
+      '-ImageDescription=OLYMPUS DIGITAL CAMERA',
+      '-ExifIFD:DateTimeOriginal=2026:05:23 20:15:07',
+      `-ExifIFD:UserComment=${'x'.repeat(400)}`,
+    );
+    files.set(`makernotes-${maker.name}`, withMakerNote(placeholder, maker));
+  }
 
   // Camera-style MPF: a large preview after Exif (Nikon, Canon, Sony, Pentax), a gain map behind
   // an ICC profile (phones, Ultra HDR), and a phone with both Apple's maker and the gain map.
