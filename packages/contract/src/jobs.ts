@@ -211,6 +211,11 @@ export const pictureRow = z.object({
   cause: failureCause.nullable(),
   /** Delivered without its metadata (the stamping failed): why. */
   unstamped: z.string().nullable(),
+  /**
+   * Issue 26: the camera's EXIF texts (ImageDescription, Artist, Copyright) stamping left with
+   * their old value because the EXIF block could not be changed safely; empty when none.
+   */
+  exifNotUpdated: z.array(z.string()),
   deliveries: z.array(pictureDelivery),
   canSendAgain: z.boolean(),
 });

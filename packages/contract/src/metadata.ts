@@ -323,3 +323,14 @@ export const downloadResultFile = teamRoute({
   response: fileDownload,
   access: forMembers,
 });
+
+/** Issue 26: a picture held because its metadata could not be written goes out as it is. */
+export const releaseHeld = teamRoute({
+  method: 'POST',
+  path: '/upload/:id/release',
+  params: z.object({ id: idParam }),
+  response: z.object({ released: z.number() }),
+  errors: ['Conflict'],
+  access: forMembers,
+  summary: 'Sends a held picture (no metadata could be written) to its destinations as it is',
+});

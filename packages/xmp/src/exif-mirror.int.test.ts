@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { prng, readSample, sampleImages, stampBuffer } from '../test/support.ts';
 import { Tiff } from './exif.ts';
 import { damageExif, exifBlock } from './exif-damage.ts';
+import { exifTextsLeft } from './exif-write.ts';
 import { encodeSegment } from './jpeg.ts';
 import type { Template } from './template.ts';
 
@@ -186,5 +187,68 @@ describe('EXIF mirror on damaged EXIF, checked with ExifTool', () => {
       warnings.some((w) => /^EXIF .* left unchanged: another IFD pointer leads into the IFD0 table/.test(w)),
       warnings.join('\n'),
     );
+  });
+});
+
+describe('EXIF mirror never left silently (issue 26)', () => {
+  const stampTo = async (name: string, input: Buffer) => {
+    const source = path.join(workDir, `${name}-in.jpg`);
+    const target = path.join(workDir, `${name}-out.jpg`);
+    writeFileSync(source, input);
+    const stamped = await stampBuffer(input, mirrorTemplate(6));
+    writeFileSync(target, stamped.output);
+    return { source, target, warnings: stamped.warnings };
+  };
+  const validate = async (file: string) =>
+    (await run('exiftool', ['-a', '-s3', '-validate', '-warning', file])).stdout
+      .split('\n')
+      .filter((line) => line !== '' && !/^\d+ Warnings?|^OK/.test(line));
+
+  it('an Artist stored as another type (EXIF 3.0 UTF-8, 129) is left as it is, and said', async () => {
+    const input = Buffer.from(readSample('exiftool-XMP.jpg'));
+    const at = exifBlock(input);
+    assert.ok(at);
+    const block = input.subarray(at.start, at.start + at.length);
+    const tiff = new Tiff(block);
+    const artist = tiff.entries(tiff.u32(4) ?? 0).get(0x013b);
+    assert.ok(artist);
+    if (tiff.little) block.writeUInt16LE(129, artist.entryAt + 2);
+    else block.writeUInt16BE(129, artist.entryAt + 2);
+    const { source, target, warnings } = await stampTo('utf8-artist', input);
+    assert.deepEqual(exifTextsLeft(warnings), ['Artist'], warnings.join('\n'));
+    const tags = await exiftool([source, target]);
+    assert.deepEqual(otherTags(tags.get(target) ?? {}), otherTags(tags.get(source) ?? {}));
+    assert.equal(tags.get(target)?.['IFD0:Copyright'], texts(6).rights.trim());
+    const before = await validate(source);
+    assert.deepEqual(
+      (await validate(target)).filter((w) => !before.includes(w)),
+      [],
+      'no new -validate warning',
+    );
+  });
+
+  it('an Exif segment whose TIFF header is broken is left as it is, and said', async () => {
+    const input = Buffer.from(readSample('exiftool-XMP.jpg'));
+    const at = exifBlock(input);
+    assert.ok(at);
+    input.write('XX', at.start, 'latin1');
+    const { warnings } = await stampTo('broken-header', input);
+    assert.deepEqual(
+      exifTextsLeft(warnings),
+      ['ImageDescription', 'Artist', 'Copyright'],
+      warnings.join('\n'),
+    );
+  });
+
+  it('exifTextsLeft reads every form of the warning, and nothing else', () => {
+    assert.deepEqual(
+      exifTextsLeft([
+        'EXIF Copyright, Artist left unchanged: the IFD0 table is cut short',
+        'EXIF ImageDescription, Artist and Copyright left unchanged: more than 1048576 bytes of segments follow the Exif block',
+        'Headline is 300 bytes',
+      ]),
+      ['ImageDescription', 'Artist', 'Copyright'],
+    );
+    assert.deepEqual(exifTextsLeft(['Headline is 300 bytes']), []);
   });
 });

@@ -133,6 +133,26 @@ interface Change {
   bytes: Buffer;
 }
 
+const leftUnchanged = /^EXIF (.+?) left unchanged: /;
+
+/** The warning when mirrored EXIF texts keep the camera's old value (read back by exifTextsLeft). */
+export function mirrorSkipped(names: readonly string[], reason: string): string {
+  return `EXIF ${names.join(', ')} left unchanged: ${reason}`;
+}
+
+/**
+ * The EXIF fields a stamping's warnings say were left with the camera's old text (issue 26):
+ * the server turns them into one plain line in the job log. Empty when the mirror was written.
+ */
+export function exifTextsLeft(warnings: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const warning of warnings) {
+    const match = leftUnchanged.exec(warning);
+    for (const name of match?.[1]?.split(/, | and /) ?? []) if (name) names.add(name);
+  }
+  return textTags.map(([, , name]) => name).filter((name) => names.has(name));
+}
+
 /**
  * Rewrites ImageDescription, Artist and Copyright in IFD0 of an APP1 "Exif" payload, as the
  * Metadata Working Group asks (EXIF readers must not see the old text). Only fields the camera
@@ -146,14 +166,20 @@ export function updateExifTexts(
   warnings: string[],
 ): Buffer | undefined {
   if (!payload.subarray(0, 6).equals(EXIF_HEADER)) return undefined;
+  // An unreadable block (no TIFF header, no IFD0) is said, not skipped silently (issue 26).
+  const unreadable = (): undefined => {
+    const wanted = textTags.filter(([key]) => updates[key] !== undefined).map(([, , name]) => name);
+    if (wanted.length > 0) warnings.push(mirrorSkipped(wanted, 'the EXIF block cannot be read'));
+    return undefined;
+  };
   let tiff: Tiff;
   try {
     tiff = new Tiff(payload.subarray(6));
   } catch {
-    return undefined;
+    return unreadable();
   }
   const { spans, ifd0, beyondEnd } = ownedSpans(tiff);
-  if (!ifd0) return undefined;
+  if (!ifd0) return unreadable();
   const readable = tiff.entries(ifd0.at);
   const changes: Change[] = [];
   const names: string[] = [];
@@ -161,12 +187,17 @@ export function updateExifTexts(
     const text = updates[key];
     const matches = ifd0.entries.filter((raw) => raw.tag === tag);
     const raw = matches[0];
+    if (text === undefined || !raw) continue;
     // A text field the camera wrote empty (count 0) is the camera's field too: it gets the text.
-    if (text === undefined || !raw || (raw.type !== 2 && raw.type !== 7 && raw.count !== 0)) continue;
+    // One of another type (EXIF 3.0's UTF-8, bytes) is left as it is, and said (issue 26).
+    if (raw.type !== 2 && raw.type !== 7 && raw.count !== 0) {
+      warnings.push(mirrorSkipped([name], `IFD0 stores it as type ${raw.type}, not as text`));
+      continue;
+    }
     const entry = readable.get(tag);
     if ((entry ? tiff.ascii(entry) : undefined) === (text.trim() || undefined)) continue;
     if (matches.length !== 1) {
-      warnings.push(`EXIF ${name} left unchanged: IFD0 holds it more than once`);
+      warnings.push(mirrorSkipped([name], 'IFD0 holds it more than once'));
       continue;
     }
     changes.push({ entry: raw, bytes: Buffer.concat([Buffer.from(text, 'utf8'), Buffer.from([0])]) });
@@ -174,7 +205,7 @@ export function updateExifTexts(
   }
   if (changes.length === 0) return undefined;
   if (ifd0.end > tiff.buf.length) {
-    warnings.push(`EXIF ${names.join(', ')} left unchanged: the IFD0 table is cut short`);
+    warnings.push(mirrorSkipped(names, 'the IFD0 table is cut short'));
     return undefined;
   }
   const tableClean = !overlapsOthers(spans, ifd0.at, ifd0.end, 'ifd 0');
@@ -190,17 +221,17 @@ export function updateExifTexts(
         ifd0.at < span.end,
     )
   ) {
-    warnings.push(`EXIF ${names.join(', ')} left unchanged: another IFD pointer leads into the IFD0 table`);
+    warnings.push(mirrorSkipped(names, 'another IFD pointer leads into the IFD0 table'));
     return undefined;
   }
   const out = tableClean ? patchEntries(tiff, spans, changes) : rebuildIfd0(tiff, ifd0, changes);
   // A value that reaches past the block is unreadable now but would read appended bytes.
   if (beyondEnd && out.length > tiff.buf.length) {
-    warnings.push(`EXIF ${names.join(', ')} left unchanged: an EXIF value points past the end of the block`);
+    warnings.push(mirrorSkipped(names, 'an EXIF value points past the end of the block'));
     return undefined;
   }
   if (out.length + 6 > maxPayload) {
-    warnings.push(`EXIF ${names.join(', ')} left unchanged: the new text does not fit into the Exif segment`);
+    warnings.push(mirrorSkipped(names, 'the new text does not fit into the Exif segment'));
     return undefined;
   }
   return Buffer.concat([EXIF_HEADER, out]);

@@ -150,3 +150,33 @@ describe('writing IIM from XMP', () => {
     assert.deepEqual(texts(datasets, 2, 20), ['Müll']);
   });
 });
+
+describe('IIM another writer wrote stays as it was where XMP says the same (issue 26 corpus)', () => {
+  it('keeps date and time with their zone while XMP holds the same instant without it, or the date alone', () => {
+    for (const xmpDate of ['2008-05-08T09:54:28', '2008-05-08']) {
+      const packet = emptyPacket();
+      setProperty(packet, PS, 'DateCreated', simple(xmpDate));
+      const { datasets } = syncIimFromXmp(packet, state([ds(2, 55, '20080508'), ds(2, 60, '095428+0000')]));
+      assert.deepEqual(texts(datasets, 2, 55), ['20080508'], xmpDate);
+      assert.deepEqual(texts(datasets, 2, 60), ['095428+0000'], xmpDate);
+    }
+    const changed = emptyPacket();
+    setProperty(changed, PS, 'DateCreated', simple('2026-05-23T20:15:00+02:00'));
+    const { datasets } = syncIimFromXmp(changed, state([ds(2, 55, '20080508'), ds(2, 60, '095428+0000')]));
+    assert.deepEqual([texts(datasets, 2, 55), texts(datasets, 2, 60)], [['20260523'], ['201500+0200']]);
+  });
+
+  it('keeps an empty dataset, and leaves out a country code that is not three letters', () => {
+    const packet = emptyPacket();
+    setProperty(packet, CORE, 'CountryCode', simple('US'));
+    const { datasets, warnings } = syncIimFromXmp(packet, state([ds(2, 95, '')]));
+    assert.deepEqual(texts(datasets, 2, 95), ['']);
+    assert.deepEqual(texts(datasets, 2, 100), []);
+    assert.ok(
+      warnings.some((w) => /"US" is not a three-letter code/.test(w)),
+      warnings.join(),
+    );
+    setProperty(packet, CORE, 'CountryCode', simple('USA'));
+    assert.deepEqual(texts(syncIimFromXmp(packet, state([])).datasets, 2, 100), ['USA']);
+  });
+});

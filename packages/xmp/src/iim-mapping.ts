@@ -155,6 +155,20 @@ function sameDate(xmp: XmpNode, iim: XmpNode): boolean {
   return xmp.value.replace(/\.\d+/, '').startsWith(iim.value.replace(/([+-]\d{2}:\d{2}|Z)$/, ''));
 }
 
+/**
+ * Whether XMP's date says what IIM's date and time say, as far as the less precise of the two
+ * goes: XMP without the zone, or without the time (a date alone), against IIM's 00:00:00+00:00.
+ */
+function sameInstant(xmp: XmpNode, iim: XmpNode): boolean {
+  if (xmp.kind !== 'simple' || iim.kind !== 'simple') return false;
+  const bare = (value: string) => value.replace(/\.\d+/, '').replace(/([+-]\d{2}:\d{2}|Z)$/, '');
+  const [a, b] = [bare(xmp.value), bare(iim.value)];
+  return a.startsWith(b) || b.startsWith(a);
+}
+
+/** 2:100 Country/Primary Location Code. */
+const COUNTRY_CODE = 100;
+
 export interface IimSyncResult {
   datasets: IimDataset[];
   warnings: string[];
@@ -191,7 +205,9 @@ function unchangedDatasets(
   const same =
     found.length === (repeatable ? wanted.length : Math.min(wanted.length, 1)) &&
     found.every((text, index) => text === wanted[index]);
-  return same ? existing.map((entry) => keptDataset(entry, state)) : undefined;
+  // Empty datasets say what an absent XMP value says (nothing): kept too, not dropped.
+  const emptyBoth = wanted.length === 0 && found.every((text) => text === '');
+  return same || emptyBoth ? existing.map((entry) => keptDataset(entry, state)) : undefined;
 }
 
 /**
@@ -217,6 +233,14 @@ export function syncIimFromXmp(packet: XmpPacket, state: IimState): IimSyncResul
     const node = getProperty(packet, def.namespace, localName(def));
     const { record, dataset, format, maxBytes, timeDataset } = def.iim;
     if (format === 'date') {
+      // The date and time another writer wrote stay as they were while XMP says the same
+      // instant (XMP often lacks the zone IIM has: rebuilt, IIM would lose it).
+      const fromIim = iimValueAsNode(def, state);
+      if (node && fromIim && sameInstant(node, fromIim)) {
+        for (const number of timeDataset === undefined ? [dataset] : [dataset, timeDataset])
+          written.push(...datasetsOf(state, record, number).map((entry) => keptDataset(entry, state)));
+        continue;
+      }
       const date = node?.kind === 'simple' ? parseXmpDate(node.value) : undefined;
       if (node && !date)
         warnings.push(
@@ -236,6 +260,19 @@ export function syncIimFromXmp(packet: XmpPacket, state: IimState): IimSyncResul
       continue;
     }
     const texts = iimTextsOf(def, node).map((text) => toIimText(format, text));
+    // IIM's country code is exactly three letters (ISO 3166-1 alpha-3); XMP often holds two
+    // ("US"): written as it is, ExifTool -validate would warn. Left out, and said.
+    if (
+      record === 2 &&
+      dataset === COUNTRY_CODE &&
+      texts[0] !== undefined &&
+      !/^[A-Za-z]{3}$/.test(texts[0])
+    ) {
+      warnings.push(
+        `${def.title.en}: "${texts[0]}" is not a three-letter code; IPTC-IIM ${def.iim.name} left out`,
+      );
+      continue;
+    }
     for (const text of def.iim.repeatable ? texts : texts.slice(0, 1)) {
       const data = maxBytes === undefined ? Buffer.from(text, 'utf8') : truncateUtf8(text, maxBytes);
       if (maxBytes !== undefined && data.length < Buffer.byteLength(text, 'utf8')) {

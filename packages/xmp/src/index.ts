@@ -13,6 +13,7 @@ export {
 } from './catalog.ts';
 export { isMetadataError, MetadataError, type MetadataErrorCode } from './errors.ts';
 export type { ExifBasics } from './exif.ts';
+export { exifTextsLeft } from './exif-write.ts';
 export { isJpeg, type MetadataLimits } from './jpeg.ts';
 export { type IimEntry, type JpegMetadataResult, readJpegMetadata } from './read-metadata.ts';
 export { templateToXmpSidecar, xmpSidecarToTemplate } from './sidecar.ts';

@@ -2,6 +2,7 @@
 // failed" and "Send again".
 import type { ListPicturesResponse, PictureFilter } from '@photorelay/contract/jobs';
 import * as routes from '@photorelay/contract/jobs';
+import * as metadataRoutes from '@photorelay/contract/metadata';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callRoute } from './call.ts';
 import { teamScope } from './client.ts';
@@ -78,6 +79,16 @@ export function useSendAgain(teamUuid: string) {
         params: { id: uploadId },
         body: destinations ? { destinations } : {},
       }).then((a) => a.jobs),
+    onSettled: invalidate,
+  });
+}
+
+/** Issue 26: a picture held because no metadata could be written goes out as it is. */
+export function useReleaseHeld(teamUuid: string) {
+  const invalidate = useInvalidateJobs(teamUuid);
+  return useMutation({
+    mutationFn: (uploadId: number) =>
+      callRoute(metadataRoutes.releaseHeld, { teamUuid, params: { id: uploadId } }).then((a) => a.released),
     onSettled: invalidate,
   });
 }

@@ -10,16 +10,19 @@ import { useTranslation } from 'react-i18next';
 import type { PictureDelivery, PictureRow } from '../api/picture-log.ts';
 import { FailureCauseLine } from './failure-cause.tsx';
 import { formatCompactDateTime, formatSize } from './format.ts';
+import { MetadataNotes } from './metadata-notes.tsx';
 import { PictureThumb } from './picture-thumb.tsx';
 
 type Tone = 'success' | 'error' | 'warning' | 'info' | 'default';
 
-/** A delivery's colour: failed red, retrying amber, waiting blue, delivered green. */
+/** A delivery's colour: failed red, retrying or held amber, waiting blue, delivered green. */
 export function deliveryChipTone(d: Pick<PictureDelivery, 'state' | 'trynumber'>): Tone {
   if (d.state === 'succeeded') return 'success';
   if (d.state === 'failed' || d.state === 'rejected') return 'error';
+  // Held (issue 26): waits for a person, like a retry; amber also reads at 4.5:1 (blue did not).
   if ((d.state === 'scheduled' || d.state === 'running') && d.trynumber > 0) return 'warning';
-  if (d.state === 'scheduled' || d.state === 'running' || d.state === 'held') return 'info';
+  if (d.state === 'held') return 'warning';
+  if (d.state === 'scheduled' || d.state === 'running') return 'info';
   return 'default';
 }
 
@@ -129,16 +132,11 @@ export function PictureLogRow({
             </IconButton>
           </Stack>
           {picture.cause && <FailureCauseLine cause={picture.cause} testId="picture-cause" />}
-          {picture.unstamped && (
-            <Typography
-              variant="body2"
-              color="warning.dark"
-              sx={{ overflowWrap: 'anywhere' }}
-              data-testid="picture-unstamped"
-            >
-              {t('unstamped', { reason: picture.unstamped })}
-            </Typography>
-          )}
+          <MetadataNotes
+            picture={picture}
+            teamUuid={teamUuid}
+            canRelease={picture.deliveries.some((d) => d.canRetry)}
+          />
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.75, mt: 0.75 }}>
             {picture.deliveries.map((d) => (
               <Chip

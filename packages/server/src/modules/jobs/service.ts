@@ -1,5 +1,6 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { Job, ListPicturesResponse, PictureFilter, PictureRow } from '@photorelay/contract/jobs';
+import { exifTextsLeft } from '@photorelay/xmp/index';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
 import * as queue from '../../pipeline/retry.ts';
@@ -158,6 +159,12 @@ const unstampedReason = (detail: unknown): string | null => {
   return typeof metadata?.error === 'string' ? metadata.error : null;
 };
 
+/** The stamping's warnings as the metadata step recorded them (pipeline/metadata-step.ts). */
+const stampWarnings = (detail: unknown): string[] => {
+  const warnings = (detail as { metadata?: { warnings?: unknown } } | null)?.metadata?.warnings;
+  return Array.isArray(warnings) ? warnings.filter((w): w is string => typeof w === 'string') : [];
+};
+
 /** Issue 28: the job log, one picture a row with its deliveries, and the destinations failing now. */
 export async function listPictures(
   db: Db,
@@ -197,6 +204,7 @@ export async function listPictures(
       receivedAt: new Date(r.received_at).toISOString(),
       cause: scriptFailure ? causeOf(scriptFailure, '') : null,
       unstamped: unstampedReason(r.processing_detail),
+      exifNotUpdated: exifTextsLeft(stampWarnings(r.processing_detail)),
       canSendAgain:
         canWrite && r.duplicate_of === null && (r.state === 'processed' || r.state === 'failed') && !waiting,
       deliveries: jobs.map((j) => {

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import type { Job } from '@photorelay/contract/jobs';
 import { ftpUpload } from '../../../test/support/camera.ts';
 import { makeProjectWithServer, makeTeam } from '../../../test/support/factories.ts';
+import { readImage } from '../../../test/support/metadata.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
 
 let server: TestServer;
@@ -77,4 +78,83 @@ test('unstampable pictures: delivered unstamped with the reason, or held and rel
   assert.equal((await c.post(`${base}/job/${held.id}/retry`)).status, 200);
   const released = await listJobs(c, base, projectId, 'BROKEN_2.JPG', (job) => job.state !== 'held');
   assert.ok(['scheduled', 'running', 'failed'].includes(released.state), released.state);
+});
+
+interface PictureRowLike {
+  uploadId: number;
+  filename: string;
+  unstamped: string | null;
+  exifNotUpdated: string[];
+  deliveries: Array<{ jobId: number; state: string }>;
+}
+
+async function pictureRow(
+  client: { post: <T>(path: string, body?: unknown) => Promise<{ status: number; body: T }> },
+  base: string,
+  projectId: number,
+  filename: string,
+  until: (row: PictureRowLike) => boolean,
+): Promise<PictureRowLike> {
+  for (let i = 0; i < 150; i++) {
+    const res = await client.post<{ pictures: PictureRowLike[] }>(`${base}/pictures/50/0`, {
+      projectid: projectId,
+    });
+    const row = res.body.pictures?.find((candidate) => candidate.filename.endsWith(filename));
+    if (row && until(row)) return row;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no picture ${filename} in the expected state`);
+}
+
+test('issue 26: a held picture shows its reason in the picture log and is released with one call', async () => {
+  const team = await makeTeam(server);
+  const c = team.owner.client;
+  const base = `/api/${team.teamUuid}`;
+  const { projectId, account } = await makeProjectWithServer(server, team, 'Release', { port: 9 });
+  assert.equal((await c.put(`${base}/project/${projectId}/xmpvaluemode/headline/mode/replace`)).status, 200);
+  assert.equal(
+    (await c.put(`${base}/project/${projectId}/metadatasettings`, { holdUnstampable: true })).status,
+    200,
+  );
+  await ftpUpload(server.running.ingest?.ftpPort, account, 'HELD.JPG', unstampable);
+  const held = await pictureRow(c, base, projectId, 'HELD.JPG', (row) =>
+    row.deliveries.some((d) => d.state === 'held'),
+  );
+  assert.match(held.unstamped ?? '', /file ends inside segment 0xe1/);
+  assert.deepEqual(held.exifNotUpdated, []);
+
+  // Bad input and another team change nothing.
+  assert.equal((await c.post(`${base}/upload/abc/release`)).status, 400);
+  const other = await makeTeam(server);
+  assert.equal(
+    (await other.owner.client.post(`/api/${other.teamUuid}/upload/${held.uploadId}/release`)).status,
+    404,
+  );
+  assert.equal((await pictureRow(c, base, projectId, 'HELD.JPG', () => true)).deliveries[0]?.state, 'held');
+
+  const released = await c.post<{ released: number }>(`${base}/upload/${held.uploadId}/release`);
+  assert.equal(released.status, 200);
+  assert.equal(released.body.released, 1);
+  await pictureRow(c, base, projectId, 'HELD.JPG', (row) => row.deliveries.every((d) => d.state !== 'held'));
+  // Nothing held any more: said, not done twice.
+  assert.equal((await c.post(`${base}/upload/${held.uploadId}/release`)).status, 409);
+});
+
+test('issue 26: EXIF texts left with the camera’s old value are named on the picture', async () => {
+  const team = await makeTeam(server);
+  const c = team.owner.client;
+  const base = `/api/${team.teamUuid}`;
+  const { projectId, account } = await makeProjectWithServer(server, team, 'Exif', { port: 9 });
+  const project = `${base}/project/${projectId}`;
+  assert.equal((await c.put(`${project}/xmpvalue/creatorNames`, { value: 'Neue Fotografin' })).status, 200);
+  assert.equal((await c.put(`${project}/xmpvaluemode/creatorNames/mode/replace`)).status, 200);
+  // exiftool-XMP.jpg with its Exif TIFF header broken ('II'/'MM' overwritten): unreadable.
+  const input = Buffer.from(readImage('exiftool-XMP.jpg'));
+  const exifAt = input.indexOf(Buffer.from('Exif\0\0', 'latin1'));
+  assert.ok(exifAt > 0);
+  input.write('XX', exifAt + 6, 'latin1');
+  await ftpUpload(server.running.ingest?.ftpPort, account, 'EXIF.JPG', input);
+  const row = await pictureRow(c, base, projectId, 'EXIF.JPG', (r) => r.exifNotUpdated.length > 0);
+  assert.deepEqual(row.exifNotUpdated, ['Artist']);
+  assert.equal(row.unstamped, null);
 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
 import type { XmpModeName } from '../../db/schema.ts';
+import { destinationLive } from '../jobs/protocol-queries.ts';
 
 // Every query names the team: a project id of another team matches nothing.
 const teamProjects = (db: Db, teamId: number) =>
@@ -207,3 +208,19 @@ export const holdJobsOfUpload = (db: Db, uploadId: number) =>
     .where('upload_id', '=', uploadId)
     .where('state', '=', 'scheduled')
     .executeTakeFirst();
+
+/**
+ * Issue 26 "send as is": the held deliveries of one upload (its file could not be stamped) go
+ * out at once, unstamped; those to a destination removed since stay held. The number released.
+ */
+export const releaseHeldJobsOfUpload = async (db: Db, teamId: number, uploadId: number) =>
+  (
+    await sql<{ n: number }>`
+      with job as (
+        update jobs j set state = 'scheduled', scheduletime = now(), finished_at = null
+        where j.team_id = ${teamId} and j.upload_id = ${uploadId} and j.state = 'held' and ${destinationLive}
+        returning j.id
+      )
+      select count(*)::int as n from job
+    `.execute(db)
+  ).rows[0]?.n ?? 0;

@@ -78,6 +78,10 @@ export function metadataRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return ok;
     });
 
+    handle(app, c.releaseHeld, async (request) => ({
+      released: await metadata.releaseHeldPicture(ctx, request.member, request.params.id),
+    }));
+
     handle(app, c.putXmpMode, async (request) => {
       await metadata.setMode(
         ctx,

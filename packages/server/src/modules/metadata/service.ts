@@ -275,3 +275,23 @@ export async function setSettings(
   const project = await requireProject(ctx, member, projectId, 'write');
   await q.setHoldSetting(ctx.db, member.teamId, project.id, settings.holdUnstampable);
 }
+
+/**
+ * Issue 26: "send as is" for a picture held because no metadata could be written: its held
+ * deliveries go out unstamped at once. Needs write access to its project; Conflict when none
+ * of its deliveries is held (released already, or never held).
+ */
+export async function releaseHeldPicture(ctx: AppContext, member: Member, uploadId: number) {
+  const upload = await ctx.db
+    .selectFrom('uploads')
+    .select('project_id')
+    .where('team_id', '=', member.teamId)
+    .where('id', '=', uploadId)
+    .executeTakeFirst();
+  if (!upload) throw new AppError('NotFound');
+  await requireProject(ctx, member, upload.project_id, 'write');
+  const released = await q.releaseHeldJobsOfUpload(ctx.db, member.teamId, uploadId);
+  if (released === 0) throw new AppError('Conflict', 'None of this picture’s deliveries is held');
+  ctx.wake.pipeline();
+  return released;
+}

@@ -1,8 +1,9 @@
 // How far a picture got to one destination, in the words a photographer uses (issue 16):
-// arrived (not sent yet), delivered, retrying (with the reason), failed.
+// arrived (not sent yet), delivered, retrying (with the reason), failed; held (issue 26: no
+// metadata could be written and the project holds such pictures until someone sends them).
 import type { RecentUpload } from '../../api/pictures.ts';
 
-export type DeliveryTone = 'arrived' | 'delivered' | 'retrying' | 'failed' | 'other';
+export type DeliveryTone = 'arrived' | 'delivered' | 'retrying' | 'failed' | 'held' | 'other';
 type Delivery = RecentUpload['deliveries'][number];
 
 export function deliveryTone(delivery: Pick<Delivery, 'state' | 'trynumber'>): DeliveryTone {
@@ -10,8 +11,9 @@ export function deliveryTone(delivery: Pick<Delivery, 'state' | 'trynumber'>): D
     case 'succeeded':
       return 'delivered';
     case 'failed':
-    case 'held':
       return 'failed';
+    case 'held':
+      return 'held';
     case 'scheduled':
     case 'running':
       return delivery.trynumber > 0 ? 'retrying' : 'arrived';
@@ -26,5 +28,6 @@ export const toneColor: Record<DeliveryTone, 'info' | 'success' | 'warning' | 'e
   delivered: 'success',
   retrying: 'warning',
   failed: 'error',
+  held: 'warning',
   other: 'default',
 };

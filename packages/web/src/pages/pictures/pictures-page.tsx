@@ -15,6 +15,7 @@ import { startOfToday } from '../../api/pictures.ts';
 import { DestinationProblems } from '../../ui/destination-problems.tsx';
 import { FailureCauseLine } from '../../ui/failure-cause.tsx';
 import { formatTime } from '../../ui/format.ts';
+import { MetadataNotes } from '../../ui/metadata-notes.tsx';
 import { PageContainer, PageHeader, StatusPanel } from '../../ui/page.tsx';
 import { PictureDialog } from '../../ui/picture-dialog.tsx';
 import { PictureThumb } from '../../ui/picture-thumb.tsx';
@@ -53,6 +54,11 @@ function PictureCard({
             {upload.filename}
           </Typography>
           {upload.cause && <FailureCauseLine cause={upload.cause} testId="my-picture-cause" />}
+          <MetadataNotes
+            picture={upload}
+            teamUuid={teamUuid}
+            canRelease={upload.deliveries.some((d) => d.canRetry)}
+          />
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
             {t('receivedIn', {
               time: formatTime(upload.receivedAt, i18n.resolvedLanguage ?? 'en'),

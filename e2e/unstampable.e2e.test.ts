@@ -1,0 +1,169 @@
+// Issue 26: pictures the engine could not write metadata into are not shown as plainly
+// delivered. A project that holds such pictures shows "Held — no metadata could be written" with
+// the reason on the picture log row and the phone page, one click ("Send as is") sends it; a
+// picture whose camera EXIF could not be changed safely says which texts kept the old value;
+// the dashboard counts them. The screens fit 390 px and axe finds nothing serious, en and de.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { seriousA11yProblems } from './support/a11y.ts';
+import { newAccount, registerVerified, signIn } from './support/accounts.ts';
+import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
+import { ftpUpload } from './support/ftp-upload.ts';
+import { settledScreenshot } from './support/screens.ts';
+import { repoRoot, startServerWithIngest, type TestServer } from './support/server.ts';
+import { rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A JPEG whose head ends inside its APP1 segment: no engine can stamp it. */
+const unstampable = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe1, 0x10, 0x00]),
+  Buffer.alloc(100, 0x41),
+]);
+/** A camera file whose Exif TIFF header is broken: XMP is written, the EXIF Artist cannot be. */
+const brokenExif = (() => {
+  const input = Buffer.from(
+    fs.readFileSync(path.resolve(repoRoot, '../shared/data/images/exiftool-XMP.jpg')),
+  );
+  input.write('XX', input.indexOf(Buffer.from('Exif\0\0', 'latin1')) + 6, 'latin1');
+  return input;
+})();
+
+type Pictures = {
+  pictures: Array<{ filename: string; deliveries: Array<{ state: string }> }>;
+};
+
+describe('pictures without metadata', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let problems: PageProblems;
+  let api: TeamApi;
+  let matchId = 0;
+
+  const pictures = () => api.post<Pictures>('pictures/50/0', { projectid: matchId });
+  const until = async <T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 90_000) => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const value = await read();
+      if (ok(value)) return value;
+      if (Date.now() > end) throw new Error(`${what}: ${JSON.stringify(value).slice(0, 1500)}`);
+      await sleep(300);
+    }
+  };
+  const stateOf = (p: Pictures, name: string) =>
+    p.pictures.find((x) => x.filename === name)?.deliveries[0]?.state;
+
+  before(async () => {
+    const started = await startServerWithIngest();
+    server = started.server;
+    browser = await launchBrowser();
+    const context = await newContext(browser, server.url);
+    page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    problems = watchProblems(page);
+    const owner = newAccount('Ute', 'Ute Unstamped Media');
+    await registerVerified(server, page.request, owner);
+    await signIn(page, owner);
+    api = await teamApi(page, server);
+    const projectsRoot = await rootFolderId(api, 'projects');
+    const serversRoot = await rootFolderId(api, 'ftpservers');
+    const project = async (name: string) => {
+      const { projectId } = await api.post<{ projectId: number }>('project', {
+        name,
+        parentFolderId: projectsRoot,
+      });
+      const { project: p } = await api.get<{
+        project: { ftpAccounts: Array<{ username: string; password: string }> };
+      }>(`project/${projectId}`);
+      return { id: projectId, account: p.ftpAccounts[0] as { username: string; password: string } };
+    };
+    const match = await project('Cup final');
+    const agency = await project('Agency inbox');
+    matchId = match.id;
+    const { ftpserverid } = await api.post<{ ftpserverid: number }>('ftpserver', {
+      name: 'Agency FTP',
+      host: '127.0.0.1',
+      port: started.ftpPort,
+      protocol: 'ftp',
+      username: agency.account.username,
+      password: agency.account.password,
+      parentFolderId: serversRoot,
+    });
+    await api.post(`project/${matchId}/ftpserver/${ftpserverid}`);
+    await api.put(`project/${matchId}/xmpvalue/creatorNames`, { value: 'Ute Unstamped' });
+    await api.put(`project/${matchId}/xmpvaluemode/creatorNames/mode/replace`);
+    await api.put(`project/${matchId}/metadatasettings`, { holdUnstampable: true });
+    const upload = (filename: string, content: Buffer) =>
+      ftpUpload({ host: '127.0.0.1', port: started.ftpPort, ...match.account, filename, content });
+    await upload('EXIF_0001.JPG', brokenExif);
+    await upload('BROKEN_0002.JPG', unstampable);
+    await until(
+      'held and delivered',
+      pictures,
+      (p) => stateOf(p, 'BROKEN_0002.JPG') === 'held' && stateOf(p, 'EXIF_0001.JPG') === 'succeeded',
+    );
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the picture log says why a picture is held and which EXIF texts kept the old value', async () => {
+    await page.goto(`/project/protocol?id=${matchId}`);
+    const held = page.locator('[data-testid="picture-row"][data-filename="BROKEN_0002.JPG"]');
+    assert.match(
+      (await held.getByTestId('picture-held').textContent()) ?? '',
+      /^Held — no metadata could be written: file ends inside segment 0xe1/,
+    );
+    const exif = page.locator('[data-testid="picture-row"][data-filename="EXIF_0001.JPG"]');
+    assert.equal(
+      await exif.getByTestId('picture-exif-not-updated').textContent(),
+      "The camera's EXIF block could not be changed safely; Artist was not updated.",
+    );
+    assert.equal(await exif.getByTestId('picture-release').count(), 0);
+    assert.deepEqual(problems.errors, []);
+  });
+
+  for (const language of ['en', 'de'] as const)
+    for (const width of [1366, 390] as const)
+      it(`fits ${width} px without sideways scrolling, axe finds nothing serious (${language})`, async () => {
+        const context = await newContext(browser, server.url, {
+          locale: language === 'de' ? 'de-DE' : 'en-US',
+          viewport: { width, height: 860 },
+        });
+        await context.addCookies(await page.context().cookies());
+        const screen = await context.newPage();
+        screen.setDefaultTimeout(20_000);
+        for (const [name, url, testId] of [
+          ['protocol', `/project/protocol?id=${matchId}`, 'picture-held'],
+          ['pictures', '/pictures', 'picture-held'],
+          ['dashboard', '/', 'summary-held'],
+        ] as const) {
+          await screen.goto(url);
+          await screen.getByTestId(testId).first().waitFor();
+          await settledScreenshot(screen, `unstampable-${name}-${width}-${language}`);
+          const scrollWidth = await screen.evaluate(() => document.documentElement.scrollWidth);
+          assert.ok(scrollWidth <= width, `${name} is ${scrollWidth} px wide at ${width} px`);
+          assert.deepEqual(await seriousA11yProblems(screen), [], `${name} at ${width} px (${language})`);
+        }
+        await context.close();
+      });
+
+  it('"Send as is" sends the held picture with one click', async () => {
+    await page.goto('/pictures');
+    const card = page.getByTestId('my-picture').filter({ hasText: 'BROKEN_0002.JPG' });
+    assert.equal(await card.getByTestId('my-picture-delivery').getAttribute('data-tone'), 'held');
+    await page.goto(`/project/protocol?id=${matchId}`);
+    const row = page.locator('[data-testid="picture-row"][data-filename="BROKEN_0002.JPG"]');
+    await row.getByTestId('picture-release').click();
+    await page.getByText('1 delivery goes out without metadata now.').waitFor();
+    await until('delivered as it came', pictures, (p) => stateOf(p, 'BROKEN_0002.JPG') === 'succeeded');
+    await row.getByTestId('picture-unstamped').waitFor();
+    assert.equal(await row.getByTestId('picture-release').count(), 0);
+    assert.deepEqual(problems.errors, []);
+  });
+});
