@@ -210,7 +210,9 @@ export const insertInvitation = (
   db
     .insertInto('booking_invitations')
     .values({ booking_id: bookingId, selector, token_hash: tokenHash, expires_at: expiresAt })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then((r) => r.id);
 
 /** An unexpired invitation by selector, with the booking and team it belongs to. */
 export const findInvitation = (db: Db, selector: string) =>
