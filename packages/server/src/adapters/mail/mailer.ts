@@ -23,17 +23,9 @@ function envelope(from: string, m: MailMessage) {
     to: m.to,
     subject: m.subject,
     text: m.text,
+    // nodemailer sends it as a text/calendar alternative and attaches it as invite.ics.
     ...(m.calendar
-      ? {
-          icalEvent: { method: m.calendar.method, content: m.calendar.ics },
-          attachments: [
-            {
-              filename: 'invite.ics',
-              content: m.calendar.ics,
-              contentType: `application/ics; method=${m.calendar.method}`,
-            },
-          ],
-        }
+      ? { icalEvent: { method: m.calendar.method, filename: 'invite.ics', content: m.calendar.ics } }
       : {}),
   };
 }
