@@ -116,7 +116,11 @@ function DetailsCard({ session }: { session: LoggedInSession }) {
                 value={user.email}
                 disabled
                 helperText={t('emailHint')}
-                slotProps={{ htmlInput: { readOnly: true } }}
+                // A hint to read, not a disabled control: the disabled grey fails contrast (axe).
+                slotProps={{
+                  htmlInput: { readOnly: true },
+                  formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } },
+                }}
               />
             </Grid>
             <Grid size={12}>
