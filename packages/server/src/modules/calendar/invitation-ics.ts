@@ -27,8 +27,11 @@ export interface InvitationParties {
 }
 
 /** The zone's VTIMEZONE, or null for a zone the rules do not know (then the times go out in UTC). */
+const zoneTexts = new Map<string, string | null>();
 function timezoneOf(zone: string) {
-  const text = getVtimezoneComponent(zone);
+  // The package reads the zone's file synchronously on every call: once per zone is enough.
+  if (!zoneTexts.has(zone)) zoneTexts.set(zone, getVtimezoneComponent(zone));
+  const text = zoneTexts.get(zone);
   if (!text) return null;
   const component = new ICAL.Component(ICAL.parse(text));
   return { component, timezone: new ICAL.Timezone(component) };
