@@ -52,27 +52,32 @@ function decodeBody(part: Part): string {
   return part.body;
 }
 
-/** The text/plain content of a (possibly multipart) message. */
-export function parseEml(raw: string, file = ''): Mail {
-  const top = splitPart(raw);
-  const type = top.headers.get('content-type') ?? 'text/plain';
-  let text = decodeBody(top);
-  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-  if (type.toLowerCase().startsWith('multipart/') && boundary) {
-    const parts = top.body
+/** The first text/plain part, looking into nested multiparts (an invitation: mixed > alternative). */
+function plainText(part: Part): string | null {
+  const type = (part.headers.get('content-type') ?? 'text/plain').toLowerCase();
+  const boundary = /boundary="?([^";]+)"?/i.exec(part.headers.get('content-type') ?? '')?.[1];
+  if (type.startsWith('multipart/') && boundary) {
+    const parts = part.body
       .split(`--${boundary}`)
       .slice(1, -1)
       .map((chunk) => splitPart(chunk.replace(/^\r?\n/, '')));
-    const plain = parts.find((part) =>
-      (part.headers.get('content-type') ?? '').toLowerCase().startsWith('text/plain'),
-    );
-    text = plain ? decodeBody(plain) : '';
+    for (const inner of parts) {
+      const text = plainText(inner);
+      if (text !== null) return text;
+    }
+    return null;
   }
+  return type.startsWith('text/plain') ? decodeBody(part) : null;
+}
+
+/** The text/plain content of a (possibly multipart) message. */
+export function parseEml(raw: string, file = ''): Mail {
+  const top = splitPart(raw);
   return {
     file,
     to: decodeHeader(top.headers.get('to') ?? ''),
     subject: decodeHeader(top.headers.get('subject') ?? ''),
-    text,
+    text: plainText(top) ?? '',
   };
 }
 

@@ -45,11 +45,15 @@ export const getUserInfoResponse = z.object({
   firstName: z.string().optional(),
   lastName: z.string().optional(),
   currentTeam: z.uuid().nullable().optional(),
+  /** The language of the user's mails and calendar feed. */
+  language: z.enum(['en', 'de']).optional(),
   member_of: z.array(teamMembership).optional(),
 });
 export type UserInfo = z.infer<typeof getUserInfoResponse>;
 
 export const putUserInfoBody = z.object({ firstName: personName, lastName: personName });
+/** Issue 27 item 5: the language of the user's mails and calendar feed (the app's EN/DE switch sets it). */
+export const putUserLanguageBody = z.object({ language: z.enum(['en', 'de']) });
 export const putCurrentTeamBody = z.object({ teamid: z.uuid() });
 
 export const postRegisterBody = z.object({
@@ -139,6 +143,14 @@ export const putUserInfo = userRoute({
   method: 'PUT',
   path: '/user/info',
   body: putUserInfoBody,
+  response: okResult,
+  access: forUsers,
+});
+
+export const putUserLanguage = userRoute({
+  method: 'PUT',
+  path: '/user/language',
+  body: putUserLanguageBody,
   response: okResult,
   access: forUsers,
 });

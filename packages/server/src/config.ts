@@ -34,6 +34,19 @@ const schema = z.object({
     .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
     .optional(),
   MAIL_FROM: z.string().default('PhotoRelay <noreply@photorelay.local>'),
+  // Issue 27 item 5: calendar apps' answers to event invitations (iMIP REPLY). Unset: no listener.
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  INBOUND_SMTP_HOST: z.string().optional(),
+  // The domain of the invitations' reply addresses (reply+TOKEN@domain); its MX points to the listener.
+  INBOUND_MAIL_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i, 'must be a domain name')
+    .optional(),
+  INBOUND_MAIL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(256 * 1024),
   SECRET_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { startInboundSmtp } from './adapters/mail/inbound-smtp.ts';
 import { createMailer, type Mailer } from './adapters/mail/mailer.ts';
 import { createPictureScaler } from './adapters/pictures/picture-scaler.ts';
 import { createLocalBlobStore } from './adapters/storage/blob-store.ts';
@@ -16,6 +17,7 @@ import { listenForWakeups, notifyWorkers, wakeTopics } from './db/wake-channel.t
 import { answerDatabaseUnavailable } from './http/database-wait.ts';
 import { startIngest } from './ingest/start.ts';
 import { createLog } from './log.ts';
+import { acceptsReplyAddress, receiveCalendarReply } from './modules/calendar/calendar-replies.ts';
 import { externalCalendarCommands } from './modules/externalcalendars/commands.ts';
 import { eventStampStep } from './modules/externalcalendars/event-stamp-step.ts';
 import { startExternalCalendarRefresh } from './modules/externalcalendars/service.ts';
@@ -53,6 +55,8 @@ export interface Running {
   app?: FastifyInstance;
   url?: string;
   ingest?: { ftpPort: number; sftpPort: number; implicitPort?: number; close(): Promise<void> };
+  /** The port of the calendar replies' SMTP listener, when INBOUND_SMTP_PORT is set. */
+  inboundSmtpPort?: number;
   stop(): Promise<void>;
 }
 
@@ -170,6 +174,23 @@ export async function startPhotoRelay(
     });
   }
 
+  // Calendar apps' answers to event invitations (issue 27 item 5), where the API runs.
+  let inboundSmtpPort: number | undefined;
+  if ((role === 'all' || role === 'web') && config.INBOUND_SMTP_PORT !== undefined) {
+    if (!config.INBOUND_MAIL_DOMAIN)
+      log.warn('INBOUND_SMTP_PORT is set without INBOUND_MAIL_DOMAIN: no reply address is handed out');
+    const inbound = await startInboundSmtp({
+      port: config.INBOUND_SMTP_PORT,
+      host: config.INBOUND_SMTP_HOST ?? config.HOST,
+      maxBytes: config.INBOUND_MAIL_MAX_BYTES,
+      log,
+      accepts: (address) => acceptsReplyAddress(ctx, address),
+      deliver: (recipient, raw) => receiveCalendarReply(ctx, recipient, raw),
+    });
+    inboundSmtpPort = inbound.port;
+    stops.unshift(inbound.close);
+  }
+
   let app: FastifyInstance | undefined;
   let url: string | undefined;
   if (role === 'all' || role === 'web') {
@@ -190,6 +211,7 @@ export async function startPhotoRelay(
     app,
     url,
     ingest,
+    inboundSmtpPort,
     async stop() {
       for (const stop of stops) await stop();
       if (!options.db) await db.destroy();

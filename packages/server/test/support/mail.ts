@@ -1,3 +1,4 @@
+import { simpleParser as parseMime } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from './mail-parse.ts';
 
@@ -5,6 +6,28 @@ export interface ReceivedMail {
   to: string;
   subject: string;
   text: string;
+  /** The message as it came over SMTP. */
+  raw: string;
+  /** Attachments and non-text alternatives (a text/calendar part), decoded. */
+  parts: Array<{ filename?: string; contentType: string; method?: string; content: string }>;
+}
+
+/** Our plain mails as before; a multipart one (an invitation with its .ics) through mailparser. */
+async function parseMail(raw: string) {
+  if (!/^content-type:\s*multipart\//im.test(raw.split(/\r?\n\r?\n/)[0]))
+    return { ...simpleParser(raw), parts: [] };
+  const mail = await parseMime(raw);
+  return {
+    subject: mail.subject ?? '',
+    text: mail.text ?? '',
+    parts: mail.attachments.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      method: (a.headers.get('content-type') as { params?: Record<string, string> } | undefined)?.params
+        ?.method,
+      content: a.content.toString('utf8'),
+    })),
+  };
 }
 
 /** A real SMTP server on loopback that keeps what it receives, for SMTP_URL in tests. */
@@ -18,10 +41,16 @@ export async function startMailCatcher() {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        const parsed = simpleParser(Buffer.concat(chunks).toString('utf8'));
-        for (const rcpt of session.envelope.rcptTo) mails.push({ to: rcpt.address.toLowerCase(), ...parsed });
-        for (const w of waiters.splice(0)) w();
-        callback();
+        const raw = Buffer.concat(chunks).toString('utf8');
+        parseMail(raw).then(
+          (parsed) => {
+            for (const rcpt of session.envelope.rcptTo)
+              mails.push({ to: rcpt.address.toLowerCase(), raw, ...parsed });
+            for (const w of waiters.splice(0)) w();
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
       });
     },
   });

@@ -29,6 +29,10 @@ export const postLogout = () => callRoute(routes.logout, {});
 export type ProfileBody = { firstName: string; lastName: string };
 export const putUserInfo = (body: ProfileBody) => callRoute(routes.putUserInfo, { body });
 
+/** The language of the user's mails and calendar feed (issue 27 item 5). */
+export const putUserLanguage = (language: Language) =>
+  callRoute(routes.putUserLanguage, { body: { language } });
+
 export const putCurrentTeam = (teamid: string) => callRoute(routes.putCurrentTeam, { body: { teamid } });
 
 export type RegisterBody = {
@@ -105,6 +109,15 @@ export function useUpdateProfile(meta?: ErrorMeta) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: putUserInfo,
+    meta,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.userInfo() }),
+  });
+}
+
+export function useStoreLanguage(meta?: ErrorMeta) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: putUserLanguage,
     meta,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.userInfo() }),
   });

@@ -42,7 +42,8 @@ export const fetchMembers = (teamUuid: string, signal?: AbortSignal) =>
 export const fetchGroups = (teamUuid: string, signal?: AbortSignal) =>
   callRoute(routes.listGroups, { teamUuid, signal }).then((answer) => answer.groups);
 
-export type InviteBody = { email: string; sendInvitationIfNeeded: true; language: 'en' | 'de' };
+/** Without `language` the invitation to a new address is in the team owner's language (issue 27 item 5). */
+export type InviteBody = { email: string; sendInvitationIfNeeded: true; language?: 'en' | 'de' };
 /** The result is checked by the caller: an unknown one shows 'Something went wrong.' (spec §8). */
 export const postInvite = (teamUuid: string, body: InviteBody) =>
   callRoute(routes.inviteMember, { teamUuid, body });

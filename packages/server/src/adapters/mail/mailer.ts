@@ -9,7 +9,29 @@ export interface MailMessage {
   text: string;
   /** The one link the mail is about, logged (LOG_LEVEL=debug) when mails go to the outbox. */
   link?: string;
+  /**
+   * An iMIP calendar object (RFC 6047): sent as a text/calendar alternative part (what calendar
+   * apps act on) and as an `invite.ics` attachment (what a person can open or import).
+   */
+  calendar?: { method: 'REQUEST' | 'CANCEL'; ics: string };
 }
+
+/** The message as nodemailer takes it. */
+function envelope(from: string, m: MailMessage) {
+  return {
+    from,
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    // nodemailer sends it as a text/calendar alternative and attaches it as invite.ics.
+    ...(m.calendar
+      ? { icalEvent: { method: m.calendar.method, filename: 'invite.ics', content: m.calendar.ics } }
+      : {}),
+  };
+}
+
+/** The address part of MAIL_FROM ("PhotoRelay <noreply@example.com>" -> noreply@example.com). */
+export const senderAddress = (from: string) => /<([^<>\s]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
@@ -26,7 +48,7 @@ export function createMailer(options: {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
       async send(m) {
-        await transport.sendMail({ from: options.from, to: m.to, subject: m.subject, text: m.text });
+        await transport.sendMail(envelope(options.from, m));
       },
     };
   }
@@ -34,12 +56,7 @@ export function createMailer(options: {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(m) {
-      const info = await transport.sendMail({
-        from: options.from,
-        to: m.to,
-        subject: m.subject,
-        text: m.text,
-      });
+      const info = await transport.sendMail(envelope(options.from, m));
       await fs.mkdir(outbox, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`;
       // The mail holds a live link (a password reset): readable by this user only.

@@ -74,6 +74,9 @@ export const updateUserNames = (db: Db, userId: number, firstName: string, lastN
     .where('id', '=', userId)
     .execute();
 
+export const setUserLanguage = (db: Db, userId: number, language: 'en' | 'de') =>
+  db.updateTable('users').set({ language }).where('id', '=', userId).execute();
+
 export const setEmailVerified = (db: Db, userId: number) =>
   db.updateTable('users').set({ email_verified: true }).where('id', '=', userId).execute();
 

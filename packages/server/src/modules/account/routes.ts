@@ -44,6 +44,11 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return ok;
     });
 
+    handle(app, c.putUserLanguage, async (request) => {
+      await account.setLanguage(ctx.db, requireUser(request), request.body.language);
+      return ok;
+    });
+
     handle(app, c.putCurrentTeam, async (request) => {
       await account.setCurrentTeam(ctx.db, requireUser(request), request.body.teamid);
       return ok;

@@ -140,6 +140,7 @@ export async function userInfo(db: Db, user: SessionUser | null) {
     email: user.email,
     firstName: user.firstName,
     lastName: user.lastName,
+    language: user.language,
     currentTeam: current?.uuid ?? null,
     member_of: memberships.map((m) => ({
       teamid: m.uuid,
@@ -152,6 +153,10 @@ export async function userInfo(db: Db, user: SessionUser | null) {
 
 export const updateInfo = (db: Db, user: SessionUser, input: { firstName: string; lastName: string }) =>
   q.updateUserNames(db, user.id, input.firstName, input.lastName);
+
+/** Mails and the calendar feed are written in this language from now on. */
+export const setLanguage = (db: Db, user: SessionUser, language: Language) =>
+  q.setUserLanguage(db, user.id, language);
 
 export async function setCurrentTeam(db: Db, user: SessionUser, teamUuid: string) {
   const member = await teams.requireMember(db, teamUuid, user.id);
@@ -261,11 +266,21 @@ async function issuePasswordReset(ctx: AppContext, input: { email: string; langu
   });
   await spendVerifyTime(email);
   const link = `${ctx.config.publicUrl}/resetPassword?token=${token}&selector=${selector}`;
-  const language = input.language ?? asLanguage(user.language);
+  const language = mailLanguage(user, input.language);
   // The token is stored; a failed mail changes nothing the caller could act on (same answer).
   ctx.mailer
     .send({ to: email, link, ...accountMail('reset', language, link) })
     .catch((error: unknown) => ctx.log.warn({ err: error, to: email }, 'password reset mail failed'));
+}
+
+/**
+ * The language of a mail to an account (issue 27 item 5): a verified account gets its own
+ * language, never the one of the page that asked; an address not yet verified has told us nothing
+ * but the page it uses, so that page's language wins (and its sign-up language otherwise).
+ */
+function mailLanguage(user: { email_verified: boolean; language: string }, pageLanguage?: Language) {
+  if (user.email_verified) return asLanguage(user.language);
+  return pageLanguage ?? asLanguage(user.language);
 }
 
 /**
@@ -283,7 +298,7 @@ export async function resendVerification(ctx: AppContext, input: { email: string
     teamId: null,
   });
   const link = `${ctx.config.publicUrl}/verify?token=${token}&selector=${selector}`;
-  const language = input.language ?? asLanguage(user.language);
+  const language = mailLanguage(user, input.language);
   ctx.mailer
     .send({ to: email, link, ...accountMail('verify', language, link) })
     .catch((error: unknown) => ctx.log.warn({ err: error, to: email }, 'verification mail failed'));

@@ -210,7 +210,9 @@ export const insertInvitation = (
   db
     .insertInto('booking_invitations')
     .values({ booking_id: bookingId, selector, token_hash: tokenHash, expires_at: expiresAt })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then((r) => r.id);
 
 /** An unexpired invitation by selector, with the booking and team it belongs to. */
 export const findInvitation = (db: Db, selector: string) =>
@@ -238,3 +240,15 @@ export const markInvitationUsed = (db: Db, id: number) =>
 
 export const findUserLanguage = async (db: Db, userId: number) =>
   (await db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst())?.language;
+
+/** An unexpired invitation by id (a calendar app's answer names it by its reply address), with whom it was for. */
+export const findInvitationById = (db: Db, id: number) =>
+  db
+    .selectFrom('booking_invitations as i')
+    .innerJoin('bookings as b', 'b.id', 'i.booking_id')
+    .innerJoin('teams as t', 't.id', 'b.team_id')
+    .innerJoin('users as u', 'u.id', 'b.user_id')
+    .select(['i.id', 'i.used_at', 'b.entry_id', 'b.user_id', 'u.email', 't.uuid as team_uuid'])
+    .where('i.id', '=', id)
+    .where('i.expires_at', '>', new Date())
+    .executeTakeFirst();

@@ -139,10 +139,16 @@ test('invite by mail, accept from the link (both spellings), re-invite counts wi
     ).status,
     403,
   );
+  // The mail is in the photographer's language, not the sender's (issue 27 item 5).
+  await server.running.ctx.db
+    .updateTable('users')
+    .set({ language: 'de' })
+    .where('id', '=', photographer.userId)
+    .execute();
   const sent = await c.post<{ invitations: number }>(`${base}/calendar/suggestentries`, {
     userIds: [photographer.userId],
     entryIds: [id],
-    language: 'de',
+    language: 'en',
   });
   assert.deepEqual([sent.status, sent.body.invitations], [200, 1]);
   const mail = await server.mail.waitFor(photographer.email);

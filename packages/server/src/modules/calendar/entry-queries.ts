@@ -288,3 +288,16 @@ export const listConfirmations = async (db: Db, entryIds: number[], userId: numb
   for (const r of rows) result.set(r.entry_id, { count: Number(r.n), mine: Boolean(r.mine) });
   return result;
 };
+
+/** The entry's version (migration 0027): it rises with every change, so it is the invitation's SEQUENCE. */
+export const findEntryVersion = async (db: Db, teamId: number, id: number) =>
+  Number(
+    (
+      await db
+        .selectFrom('calendar_entries')
+        .select('version')
+        .where('team_id', '=', teamId)
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).version,
+  );

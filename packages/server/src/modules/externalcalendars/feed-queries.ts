@@ -15,7 +15,8 @@ export const findFeedBySelector = (db: Db, selector: string) =>
   db
     .selectFrom('calendar_feed_tokens as f')
     .innerJoin('teams as t', 't.id', 'f.team_id')
-    .select(['f.team_id', 'f.user_id', 'f.token_hash', 't.name', 't.time_zone'])
+    .innerJoin('users as u', 'u.id', 'f.user_id')
+    .select(['f.team_id', 'f.user_id', 'f.token_hash', 't.name', 't.time_zone', 'u.language'])
     .where('f.selector', '=', selector)
     .executeTakeFirst()
     .then(
@@ -26,6 +27,7 @@ export const findFeedBySelector = (db: Db, selector: string) =>
           tokenHash: r.token_hash,
           teamName: r.name,
           zone: r.time_zone,
+          language: r.language,
         },
     );
 

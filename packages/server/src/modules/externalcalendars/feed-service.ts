@@ -1,7 +1,9 @@
 import { AppError } from '@photorelay/contract/errors';
+import { asLanguage } from '../../adapters/mail/templates.ts';
 import type { AppContext } from '../../context.ts';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
 import { randomToken, sha256, tokenMatches } from '../../crypto/tokens.ts';
+import { bookingLine } from '../calendar/booking-words.ts';
 import * as teamQueries from '../teams/queries.ts';
 import type { Member } from '../teams/service.ts';
 import { type FeedEvent, writeFeed } from './feed-ics.ts';
@@ -69,17 +71,19 @@ export async function renderFeed(ctx: AppContext, selector: string, token: strin
     limit: feedWindow.maxEvents,
   });
   const host = new URL(ctx.config.publicUrl).hostname;
+  const language = asLanguage(feed.language);
   const events: FeedEvent[] = entries.map((e) => {
     const booked = e.bookingState !== null;
     const place = [e.location, e.city, e.country].filter(Boolean).join(', ');
-    const bookingLine = booked ? `Booking: ${e.bookingState} (${e.accreditation})` : '';
+    // The words we add are in the member's language (issue 27 item 5); the event's own texts stay.
+    const stateLine = e.bookingState ? bookingLine(language, e.bookingState, e.accreditation) : '';
     return {
       uid: `entry-${e.id}@${host}`,
       start: e.start,
       end: e.end,
       allDay: e.allDay,
       summary: e.summary,
-      description: [bookingLine, e.description].filter(Boolean).join('\n\n'),
+      description: [stateLine, e.description].filter(Boolean).join('\n\n'),
       location: place,
       status: e.cancelled ? 'CANCELLED' : booked ? bookingStatus(e.bookingState) : 'CONFIRMED',
       updatedAt: e.updatedAt,

@@ -89,7 +89,7 @@ export async function inviteUser(
         passwordHash: '',
         firstName: '',
         lastName: '',
-        language: input.language ?? 'en',
+        language: input.language ?? asLanguage(await q.findTeamOwnerLanguage(trx, member.teamId)),
         timezone: 'Europe/Berlin',
         verified: false,
       }));
@@ -106,7 +106,12 @@ export async function inviteUser(
           team: member.teamUuid,
           email: input.email,
         })}`;
-    const language = known ? asLanguage(user?.language) : asLanguage(input.language);
+    // The recipient's language (issue 27 item 5): an account's own; an address without one gets
+    // the language the inviter chose (the API's `language`), else the team owner's.
+    const language =
+      user && (known || user.password_hash !== '')
+        ? asLanguage(user.language)
+        : (input.language ?? asLanguage(await q.findTeamOwnerLanguage(trx, member.teamId)));
     await sendOrFail(ctx, {
       to: input.email,
       link,

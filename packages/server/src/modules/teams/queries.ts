@@ -278,3 +278,18 @@ export async function isVerifiedUser(db: Db, userId: number): Promise<boolean> {
     .executeTakeFirst();
   return row?.email_verified === true;
 }
+
+/** The language of the team's first owner: what an invitation to an address without an account is written in. */
+export const findTeamOwnerLanguage = async (db: Db, teamId: number) =>
+  (
+    await db
+      .selectFrom('team_members as m')
+      .innerJoin('groups as g', 'g.id', 'm.group_id')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select('u.language')
+      .where('m.team_id', '=', teamId)
+      .where('g.name', '=', 'Owner')
+      .orderBy('m.created_at')
+      .limit(1)
+      .executeTakeFirst()
+  )?.language;

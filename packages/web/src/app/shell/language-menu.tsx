@@ -3,15 +3,8 @@ import TranslateIcon from '@mui/icons-material/Translate';
 import { Box, Button, ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type AppLanguage, supportedLanguages } from '../../i18n/i18n.ts';
-
-export const useLanguage = () => {
-  const { i18n } = useTranslation();
-  const language: AppLanguage = i18n.resolvedLanguage === 'de' ? 'de' : 'en';
-  // changeLanguage also stores the choice (detector cache in localStorage).
-  const setLanguage = (next: AppLanguage) => void i18n.changeLanguage(next);
-  return { language, setLanguage };
-};
+import { supportedLanguages } from '../../i18n/i18n.ts';
+import { useLanguage } from '../../ui/use-language.ts';
 
 /** Menu entries for choosing the UI language; used inside the avatar menu. */
 export function LanguageMenuItems({ onDone }: { onDone: () => void }) {

@@ -15,6 +15,7 @@ import {
   ListItem,
   ListItemAvatar,
   ListItemText,
+  MenuItem,
   Stack,
   TextField,
   Typography,
@@ -24,17 +25,21 @@ import { useSnackbar } from 'notistack';
 import { type FormEvent, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSwitchTeam, useUpdateProfile } from '../../api/account.ts';
+import { supportedLanguages } from '../../i18n/i18n.ts';
 import { CalendarFeedCard } from '../../ui/calendar-feed-card.tsx';
 import { PageContainer, PageHeader } from '../../ui/page.tsx';
 import { type LoggedInSession, useSession } from '../../ui/session.ts';
 import { useFormFields } from '../../ui/use-form-fields.ts';
+import { useLanguage } from '../../ui/use-language.ts';
 import { hasErrors, validateRequired } from '../../ui/validation.ts';
 
 function DetailsCard({ session }: { session: LoggedInSession }) {
   const { t } = useTranslation('profile');
   const { t: tv } = useTranslation('validation');
+  const { t: tShell } = useTranslation('shell');
   const { enqueueSnackbar } = useSnackbar();
   const update = useUpdateProfile();
+  const { language, setLanguage } = useLanguage();
   const { user } = session;
   const form = useFormFields({ firstName: user.firstName, lastName: user.lastName });
   const { setValues } = form;
@@ -111,8 +116,28 @@ function DetailsCard({ session }: { session: LoggedInSession }) {
                 value={user.email}
                 disabled
                 helperText={t('emailHint')}
-                slotProps={{ htmlInput: { readOnly: true } }}
+                // A hint to read, not a disabled control: the disabled grey fails contrast (axe).
+                slotProps={{
+                  htmlInput: { readOnly: true },
+                  formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } },
+                }}
               />
+            </Grid>
+            <Grid size={12}>
+              <TextField
+                select
+                label={t('fields.language')}
+                value={language}
+                onChange={(event) => setLanguage(event.target.value === 'de' ? 'de' : 'en')}
+                helperText={t('languageHint')}
+                slotProps={{ htmlInput: { 'data-testid': 'profile-language' } }}
+              >
+                {supportedLanguages.map((lng) => (
+                  <MenuItem key={lng} value={lng} data-testid={`profile-language-${lng}`}>
+                    {tShell(`language.${lng}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
             </Grid>
           </Grid>
           <Stack direction="row" sx={{ justifyContent: 'flex-end', mt: 2.5 }}>

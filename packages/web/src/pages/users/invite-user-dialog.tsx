@@ -7,7 +7,6 @@ import { useSnackbar } from 'notistack';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useInviteMember } from '../../api/teams.ts';
-import { currentLanguage } from '../../i18n/i18n.ts';
 import { FormDialog } from '../../ui/form-dialog.tsx';
 import { isInviteEmail } from '../../ui/validation.ts';
 import { inviteResultMessage } from './invite-result.ts';
@@ -32,7 +31,8 @@ export function InviteUserDialog({ open, teamUuid, onClose }: Props) {
   const submit = () => {
     if (!valid) return;
     invite.mutate(
-      { email: email.trim(), sendInvitationIfNeeded: true, language: currentLanguage() },
+      // No language: the server writes to an account in its own, to a new address in the owner's.
+      { email: email.trim(), sendInvitationIfNeeded: true },
       {
         onSuccess: (answer) => {
           const message = inviteResultMessage(answer.result);

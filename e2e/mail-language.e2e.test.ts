@@ -1,0 +1,85 @@
+// Issue 27 item 5: the language a signed-in user picks (the avatar menu's EN/DE, the profile page)
+// is stored with the account, so that their mails and calendar feed follow it.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seriousA11yProblems } from './support/a11y.ts';
+import { newAccount, registerVerified, signIn } from './support/accounts.ts';
+import { launchBrowser, newContext, watchProblems } from './support/browser.ts';
+import { settledScreenshot } from './support/screens.ts';
+import { startServer, type TestServer } from './support/server.ts';
+
+describe('language of mails', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const storedLanguage = (page: Page) =>
+    page.evaluate(
+      async () => ((await (await fetch('/api/user/info')).json()) as { language: string }).language,
+    );
+  const waitForStored = async (page: Page, language: string) => {
+    const deadline = Date.now() + 10_000;
+    while ((await storedLanguage(page)) !== language) {
+      if (Date.now() > deadline) throw new Error(`language not stored as ${language}`);
+      await page.waitForTimeout(200);
+    }
+  };
+
+  it('the avatar menu and the profile page store the language; the profile page fits a phone', async () => {
+    const account = newAccount('Sprache');
+    const context = await newContext(browser, server.url);
+    contexts.push(context);
+    await registerVerified(server, context.request, account);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const problems = watchProblems(page);
+    await signIn(page, account);
+    assert.equal(await storedLanguage(page), 'en');
+
+    await page.getByTestId('user-menu-button').click();
+    await page.getByTestId('language-de').click();
+    await waitForStored(page, 'de');
+
+    await page.goto('/userprofile');
+    const select = page.getByRole('combobox', { name: 'Sprache' });
+    await select.waitFor();
+    assert.equal((await select.textContent())?.trim(), 'Deutsch');
+    await page.getByText('Die App, Ihre E-Mails und Ihr Kalender-Abo sind in dieser Sprache.').waitFor();
+    assert.deepEqual(await seriousA11yProblems(page), []);
+    await settledScreenshot(page, 'mail-language-profile-1366-de');
+
+    await select.click();
+    await page.getByTestId('profile-language-en').click();
+    await waitForStored(page, 'en');
+    const english = page.getByRole('combobox', { name: 'Language' });
+    await english.waitFor();
+    await page.getByText('The app, your e-mails and your calendar feed are in this language.').waitFor();
+    assert.deepEqual(await seriousA11yProblems(page), []);
+    await settledScreenshot(page, 'mail-language-profile-1366-en');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const language of ['en', 'de'] as const) {
+      if (language === 'de') {
+        await english.click();
+        await page.getByTestId('profile-language-de').click();
+        await waitForStored(page, 'de');
+        await page.getByRole('combobox', { name: 'Sprache' }).waitFor();
+      }
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
+      assert.deepEqual(await seriousA11yProblems(page), []);
+      await settledScreenshot(page, `mail-language-profile-390-${language}`);
+    }
+    assert.deepEqual(problems.errors, []);
+  });
+});
