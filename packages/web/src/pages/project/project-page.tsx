@@ -11,7 +11,13 @@ import { type Project, useProject } from '../../api/projects.ts';
 import { ItemPath } from '../../ui/item-path.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
 import { useCurrentTeam } from '../../ui/session.ts';
-import { prefetchMetadataTab, projectIdOf, projectTabScreens } from './prefetch.ts';
+import {
+  prefetchMetadataTab,
+  prefetchProjectTab,
+  preloadAllProjectTabs,
+  projectIdOf,
+  projectTabScreens,
+} from './prefetch.ts';
 
 const {
   overview: OverviewTab,
@@ -59,6 +65,13 @@ export function ProjectPage() {
   useEffect(() => {
     if (tab === 'metadata' && validId) prefetchMetadataTab(queryClient, team.teamid, validId);
   }, [tab, validId, team.teamid, queryClient]);
+  // Once the page shows, the other tabs' code loads while the user reads (issue 28 item 8).
+  const shown = Boolean(project.data);
+  useEffect(() => {
+    if (!shown) return;
+    const timer = setTimeout(preloadAllProjectTabs, 0);
+    return () => clearTimeout(timer);
+  }, [shown]);
 
   if (!isProjectTab(tab)) return <Navigate to={`/project/overview?id=${validId}`} replace />;
   if (validId && project.isPending) {
@@ -113,6 +126,9 @@ export function ProjectPage() {
               component={RouterLink}
               to={`/project/${name}?id=${data.id}`}
               data-testid={`project-tab-${name}`}
+              // A tab's data is asked for as the pointer or the focus reaches it, before the click.
+              onPointerEnter={() => prefetchProjectTab(queryClient, team.teamid, data.id, name)}
+              onFocus={() => prefetchProjectTab(queryClient, team.teamid, data.id, name)}
               sx={{ minHeight: 48, px: 2.5 }}
             />
           ))}
