@@ -90,16 +90,20 @@ export function prefetchProjectTab(
   if (!isProjectTabName(tab)) return;
   preloadProjectTab(tab);
   if (tab === 'metadata') prefetchMetadataTab(queryClient, teamUuid, projectId);
+  // An answer younger than a few seconds is not asked for again (a pointer passing to and fro).
+  const staleTime = 5_000;
   if (tab === 'script')
     void queryClient.prefetchQuery({
       ...scriptQuery(teamUuid, { kind: 'project', id: projectId }),
       meta: handlesAllErrors,
+      staleTime,
     });
   // The picture log, unless the address asks for the one-delivery-a-row view.
   if (tab === 'protocol' && search?.get('view') !== 'deliveries')
     void queryClient.prefetchQuery({
       ...picturesQueryOptions(teamUuid, { projectid: projectId }, 25, 0),
       meta: handlesAllErrors,
+      staleTime,
     });
 }
 

@@ -27,6 +27,8 @@ const {
   protocol: ProtocolTab,
 } = projectTabScreens;
 
+const tabPreloadDelayMs = 3000;
+
 export const projectTabs = ['overview', 'destinations', 'metadata', 'script', 'protocol'] as const;
 export type ProjectTab = (typeof projectTabs)[number];
 const isProjectTab = (value: string | undefined): value is ProjectTab =>
@@ -65,12 +67,22 @@ export function ProjectPage() {
   useEffect(() => {
     if (tab === 'metadata' && validId) prefetchMetadataTab(queryClient, team.teamid, validId);
   }, [tab, validId, team.teamid, queryClient]);
-  // Once the page shows, the other tabs' code loads while the user reads (issue 28 item 8).
+  // The other tabs' code loads while the user reads the page (issue 28 item 8): a few seconds
+  // after it shows and when the browser is idle, so the open tab's own code, data and first
+  // paint come first (issue 16).
   const shown = Boolean(project.data);
   useEffect(() => {
     if (!shown) return;
-    const timer = setTimeout(preloadAllProjectTabs, 0);
-    return () => clearTimeout(timer);
+    let idle: number | undefined;
+    const timer = setTimeout(() => {
+      if (typeof window.requestIdleCallback === 'function')
+        idle = window.requestIdleCallback(preloadAllProjectTabs, { timeout: 2000 });
+      else preloadAllProjectTabs();
+    }, tabPreloadDelayMs);
+    return () => {
+      clearTimeout(timer);
+      if (idle !== undefined) window.cancelIdleCallback(idle);
+    };
   }, [shown]);
 
   if (!isProjectTab(tab)) return <Navigate to={`/project/overview?id=${validId}`} replace />;
@@ -127,8 +139,10 @@ export function ProjectPage() {
               to={`/project/${name}?id=${data.id}`}
               data-testid={`project-tab-${name}`}
               // A tab's data is asked for as the pointer or the focus reaches it, before the click.
-              onPointerEnter={() => prefetchProjectTab(queryClient, team.teamid, data.id, name)}
-              onFocus={() => prefetchProjectTab(queryClient, team.teamid, data.id, name)}
+              onPointerEnter={() =>
+                name !== tab && prefetchProjectTab(queryClient, team.teamid, data.id, name)
+              }
+              onFocus={() => name !== tab && prefetchProjectTab(queryClient, team.teamid, data.id, name)}
               sx={{ minHeight: 48, px: 2.5 }}
             />
           ))}
