@@ -4,7 +4,7 @@
 // each on its own server with the same data, in turns (old, new, old, new, …) so a busy moment of
 // the machine hits both alike.
 //
-//   npx tsx bench/screens/run.ts [--runs 5] [--base REF] [--waterfall]
+//   npx tsx bench/screens/run.ts [--runs 5] [--base REF] [--waterfall] [--only dashboard,metadata]
 //
 // Per build one team: three projects, the match's project with three FTP destinations (one
 // refusing: its deliveries wait for a retry), the IPTC 2025.1 reference XMP as its template, 30
@@ -38,6 +38,8 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '5' },
     base: { type: 'string', default: 'main' },
     waterfall: { type: 'boolean', default: false },
+    // Only these cold screens (names containing one of the comma-separated words), no tab switches.
+    only: { type: 'string' },
   },
 });
 const runs = Number(opts.runs);
@@ -279,6 +281,10 @@ const screens: Screen[] = [
     selector: '[data-testid="my-pictures"], [data-testid="my-pictures-empty"]',
   },
 ];
+const onlyWords = opts.only?.split(',').map((w) => w.trim().toLowerCase());
+const measured = onlyWords
+  ? screens.filter((s) => onlyWords.some((w) => s.name.toLowerCase().includes(w)))
+  : screens;
 const tabOrder = ['destinations', 'metadata', 'script', 'protocol', 'overview'] as const;
 const tabSelector = Object.fromEntries(
   screens
@@ -398,8 +404,9 @@ try {
     map.set(key, [...(map.get(key) ?? []), ms]);
   for (let run = 0; run < runs; run++) {
     for (const [i, b] of builds.entries()) {
-      for (const s of screens)
+      for (const s of measured)
         push(cold[i]!, s.name, await coldVisit(browser, b.server.url, seeded[i]!, s, false));
+      if (onlyWords) continue;
       for (const [tab, ms] of Object.entries(await switches(browser, b.server.url, seeded[i]!)))
         push(switched[i]!, tab, ms);
     }
@@ -416,7 +423,7 @@ try {
       `${name.padEnd(44)}${`${fmt(percentile(mine, 50))} / ${fmt(percentile(mine, 90))}`.padEnd(16)}${fmt(percentile(old, 50))} / ${fmt(percentile(old, 90))}`,
     );
   console.log('cold: navigation → main content painted (goal < 1,000)');
-  for (const s of screens) row(`  ${s.name}`, cold[1]!.get(s.name) ?? [], cold[0]!.get(s.name) ?? []);
+  for (const s of measured) row(`  ${s.name}`, cold[1]!.get(s.name) ?? [], cold[0]!.get(s.name) ?? []);
   console.log('after a cold overview, click → tab content painted (goal < 300)');
   for (const key of switched[1]!.keys())
     row(`  ${key}`, switched[1]!.get(key) ?? [], switched[0]!.get(key) ?? []);
