@@ -9,7 +9,7 @@ import { PageSpinner } from '../ui/page.tsx';
 import { resolveCurrentTeam, useSession } from '../ui/session.ts';
 import { RouteErrorElement } from './errors/fatal-error-dialog.tsx';
 import { AppLayout } from './layout.tsx';
-import { prefetchShell, screenData } from './screen-prefetch.ts';
+import { screenData } from './screen-prefetch.ts';
 
 /** The module loader of each code-split screen, so the first page's code can be asked for early. */
 const loaders = new Map<unknown, () => Promise<unknown>>();
@@ -154,7 +154,6 @@ export function preloadScreen(
       const team = info.logged_in ? resolveCurrentTeam(info) : null;
       // The route guard sends a visitor or a team that is not ready elsewhere.
       if (!team?.ready) return;
-      prefetchShell(queryClient, team.teamid);
       screenData[path]?.(queryClient, team.teamid);
       parts?.data(queryClient, team.teamid, match?.params.tab, new URLSearchParams(location.search));
     },

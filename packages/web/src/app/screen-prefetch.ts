@@ -18,19 +18,22 @@ const quietly = <T extends { queryKey: readonly unknown[] }>(queryClient: QueryC
     QueryClient['prefetchQuery']
   >[0]);
 
-/** Every signed-in screen: the drawer's tree and the failing destinations it marks. */
-export const prefetchShell: Prefetch = (queryClient, teamUuid) => {
-  quietly(queryClient, folderTreeQueryOptions(teamUuid));
-  quietly(queryClient, jobSummaryQueryOptions(teamUuid));
-};
-
-/** By route path: the screen's first data (the same query keys its components use). */
+/**
+ * By route path: the screen's first data (the same query keys its components use). The drawer's
+ * tree and the failing destinations are asked for by the shell as it renders; only screens that
+ * show them in their main content ask early, so on the others (the metadata tab) they do not go
+ * before the screen's own data (PGlite answers one query at a time).
+ */
 export const screenData: Record<string, Prefetch> = {
-  '/': (queryClient, teamUuid) =>
-    quietly(queryClient, recentUploadsQueryOptions(teamUuid, startOfToday(), 12, 10_000)),
+  '/': (queryClient, teamUuid) => {
+    quietly(queryClient, jobSummaryQueryOptions(teamUuid));
+    quietly(queryClient, recentUploadsQueryOptions(teamUuid, startOfToday(), 12, 10_000));
+    quietly(queryClient, folderTreeQueryOptions(teamUuid));
+  },
   '/team/ftpservers': (queryClient, teamUuid) => {
     quietly(queryClient, ftpServersQueryOptions(teamUuid));
     quietly(queryClient, ftpServerHealthQueryOptions(teamUuid));
+    quietly(queryClient, folderTreeQueryOptions(teamUuid));
   },
   '/users': (queryClient, teamUuid) => quietly(queryClient, membersQueryOptions(teamUuid)),
   '/pictures': (queryClient, teamUuid) =>
