@@ -57,7 +57,7 @@ const percentile = (values: number[], p: number) => {
 };
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '-');
 
-/** A git worktree of `ref` with its server bundle and web app built (kept for the next run). */
+/** A git worktree of `ref` with its server bundle and web app built (removed at the end). */
 function prepareBase(ref: string): { dir: string; commit: string } {
   const commit = execFileSync('git', ['rev-parse', '--short', ref], { cwd: repoRoot }).toString().trim();
   const dir = path.join(os.tmpdir(), `screens-base-${commit}`);
@@ -430,4 +430,5 @@ try {
 } finally {
   await browser?.close();
   for (const b of builds) await b.server.stop();
+  execFileSync('git', ['worktree', 'remove', '--force', base.dir], { cwd: repoRoot, stdio: 'ignore' });
 }
