@@ -1,19 +1,27 @@
 // Issue 28: the job log one picture a row (`listPictures`: a page, its count, its deliveries and
-// tries, the failing destinations) at 100,000 jobs, filtered several ways, against the job page
-// it replaced as the protocol's default (`listJobs`, one job a row, no filter) in the same run.
+// tries, the failing destinations) at 100,000 jobs, filtered several ways, against the same call
+// of an older build (`--base`, default `main`) on the same data in the same run, and against the
+// job page it replaced as the protocol's default (`listJobs`, one job a row, no filter).
 //
-//   npx tsx bench/job-log/run.ts [--jobs 100000] [--runs 30] [--postgres URL]
+//   npx tsx bench/job-log/run.ts [--jobs 100000] [--runs 30] [--postgres URL] [--base REF] [--explain]
 //
 // One project (the worst case for a project's log: every job is its own) with three FTP servers;
 // per picture three jobs. 1 % of the pictures were stopped by a script (all three failed), 2 %
 // wait for a retry to Client FTP, 2.5 % failed there for good; the rest delivered. Pictures over
-// the last 30 days. Per case: 3 warm-up calls, then `runs` timed one by one; median and p90.
+// the last 30 days. The base build runs from a throwaway git worktree of REF, without the indexes
+// this build's migrations added since (they are dropped for its turns and made again for ours);
+// the builds take turns, old, new, old, new, each with half the runs of every case. Per case and
+// turn 2 warm-up calls; median and p90 of all timed calls. `--explain` prints EXPLAIN ANALYZE of
+// this build's statements, one call per case.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PictureFilter } from '@photorelay/contract/jobs';
-import { sql } from 'kysely';
-import { openDatabase } from '../../packages/server/src/db/kysely.ts';
-import { listJobs, listPictures } from '../../packages/server/src/modules/jobs/service.ts';
+import { type CompiledQuery, sql } from 'kysely';
+import { type Db, openDatabase } from '../../packages/server/src/db/kysely.ts';
+import * as jobs from '../../packages/server/src/modules/jobs/service.ts';
 import type { Member } from '../../packages/server/src/modules/teams/service.ts';
 import { prepareData } from '../../packages/server/test/support/prepared-data.ts';
 
@@ -22,6 +30,8 @@ const { values: opts } = parseArgs({
     jobs: { type: 'string', default: '100000' },
     runs: { type: 'string', default: '30' },
     postgres: { type: 'string' },
+    base: { type: 'string', default: 'main' },
+    explain: { type: 'boolean', default: false },
   },
 });
 const jobCount = Number(opts.jobs);
@@ -35,15 +45,66 @@ const quantile = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
 const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 
-async function time(call: () => Promise<unknown>) {
-  for (let i = 0; i < 3; i++) await call();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
+/** Times `count` calls after 2 warm-up calls, into `times`. */
+async function timeInto(times: number[], count: number, call: () => Promise<unknown>) {
+  for (let i = 0; i < 2; i++) await call();
+  for (let i = 0; i < count; i++) {
     const started = performance.now();
     await call();
     times.push(performance.now() - started);
   }
-  return { median: quantile(times, 0.5), p90: quantile(times, 0.9) };
+}
+const summary = (times: number[]) => `${fmt(quantile(times, 0.5))} (${fmt(quantile(times, 0.9)).trim()})`;
+
+/** The base build's jobs service, from a throwaway worktree of `ref` sharing our node_modules. */
+function checkOutBase(ref: string) {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'joblog-base-'));
+  execFileSync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: root, stdio: 'ignore' });
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  const commit = execFileSync('git', ['rev-parse', '--short', ref], { cwd: root }).toString().trim();
+  return {
+    dir,
+    commit,
+    remove: () => execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: root, stdio: 'ignore' }),
+  };
+}
+
+/** Indexes this build's migrations added that the base build lacks, dropped for its turns. */
+const newIndexes = [
+  {
+    name: 'uploads_filename_trgm',
+    create: sql`create index uploads_filename_trgm on uploads using gin (filename gin_trgm_ops)`,
+  },
+];
+
+/** `db` whose raw statements print their EXPLAIN ANALYZE instead of answering (rows empty). */
+function explaining(db: Db): Db {
+  return new Proxy(db, {
+    get(target, prop) {
+      // Bound to the real object: Kysely keeps its state in private fields a proxy cannot read.
+      const own = Reflect.get(target, prop, target);
+      if (prop !== 'getExecutor') return typeof own === 'function' ? own.bind(target) : own;
+      return () => {
+        const executor = target.getExecutor();
+        return new Proxy(executor, {
+          get(ex, name) {
+            const value = Reflect.get(ex, name, ex);
+            if (name !== 'executeQuery') return typeof value === 'function' ? value.bind(ex) : value;
+            return async (query: CompiledQuery) => {
+              const plan = await ex.executeQuery<{ 'QUERY PLAN': string }>({
+                ...query,
+                sql: `explain (analyze, costs off) ${query.sql}`,
+              });
+              console.log(`  ${query.sql.replace(/\s+/g, ' ').slice(0, 160)}…`);
+              for (const row of plan.rows) console.log(`    ${row['QUERY PLAN']}`);
+              return { rows: [] };
+            };
+          },
+        });
+      };
+    },
+  });
 }
 
 async function main() {
@@ -134,7 +195,7 @@ async function main() {
       .where('project_id', '=', project.id)
       .executeTakeFirstOrThrow();
     console.log(
-      `seeded ${pictures} pictures, ${total.n} jobs in ${((performance.now() - seeded) / 1000).toFixed(0)} s; median (p90) of ${runs} calls, ms, 25 rows a page`,
+      `seeded ${pictures} pictures, ${total.n} jobs in ${((performance.now() - seeded) / 1000).toFixed(0)} s; median (p90) of ${runs} calls per build, ms, 25 rows a page`,
     );
 
     const day = new Date(Date.now() - 3 * 86_400_000);
@@ -153,13 +214,56 @@ async function main() {
       ],
       ['failed, one day, search "IMG_2"', { state: 'failed', search: 'IMG_2', from: day.toISOString() }, 0],
     ];
-    const baseline = await time(() => listJobs(db, member, project.id, 25, 0));
-    console.log(`${'case'.padEnd(34)} listPictures     baseline: listJobs page 1 (one job a row, no filter)`);
-    for (const [name, filter, page] of cases) {
-      const t = await time(() => listPictures(db, member, { projectid: project.id, ...filter }, 25, page));
-      console.log(
-        `${name.padEnd(34)} ${fmt(t.median)} (${fmt(t.p90).trim()})   ${fmt(baseline.median)} (${fmt(baseline.p90).trim()})`,
+    if (opts.explain) {
+      const explainDb = explaining(db);
+      for (const [name, filter, page] of cases) {
+        console.log(`\n== ${name}`);
+        await jobs.listPictures(explainDb, member, { projectid: project.id, ...filter }, 25, page);
+      }
+      console.log();
+    }
+
+    const base = checkOutBase(opts.base ?? 'main');
+    try {
+      const old: typeof jobs = await import(
+        path.join(base.dir, 'packages/server/src/modules/jobs/service.ts')
       );
+      const builds = [
+        { label: `base ${base.commit}`, service: old, indexes: false },
+        { label: 'this build', service: jobs, indexes: true },
+      ];
+      const times = new Map<string, number[]>();
+      const perTurn = Math.max(1, Math.ceil(runs / 2));
+      for (let turn = 0; turn < 4; turn++) {
+        const build = builds[turn % 2];
+        if (!build) continue;
+        for (const index of newIndexes) {
+          await sql`drop index if exists ${sql.ref(index.name)}`.execute(db);
+          if (build.indexes) await index.create.execute(db);
+        }
+        const listJobsTimes = times.get(`listJobs ${build.label}`) ?? [];
+        times.set(`listJobs ${build.label}`, listJobsTimes);
+        await timeInto(listJobsTimes, perTurn, () => build.service.listJobs(db, member, project.id, 25, 0));
+        for (const [name, filter, page] of cases) {
+          const key = `${name} ${build.label}`;
+          const list = times.get(key) ?? [];
+          times.set(key, list);
+          await timeInto(list, perTurn, () =>
+            build.service.listPictures(db, member, { projectid: project.id, ...filter }, 25, page),
+          );
+        }
+        console.log(`turn ${turn + 1} of 4 (${build.label}) done, load ${os.loadavg()[0]?.toFixed(1)}`);
+      }
+      const [oldBuild, newBuild] = builds.map((b) => b.label);
+      console.log(`\n${'case'.padEnd(34)} ${'this build'.padEnd(18)} ${oldBuild}`);
+      const row = (name: string, key: string) =>
+        console.log(
+          `${name.padEnd(34)} ${summary(times.get(`${key} ${newBuild}`) ?? []).padEnd(18)} ${summary(times.get(`${key} ${oldBuild}`) ?? [])}`,
+        );
+      row('listJobs page 1 (old protocol page)', 'listJobs');
+      for (const [name] of cases) row(name, name);
+    } finally {
+      base.remove();
     }
   } finally {
     await db.destroy();

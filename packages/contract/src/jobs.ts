@@ -246,7 +246,7 @@ export const pictureFilter = z
 export type PictureFilter = z.infer<typeof pictureFilter>;
 export const listPicturesResponse = z.object({
   pictures: z.array(pictureRow),
-  /** Matching pictures, counted up to 10,000 (then `countCapped`: "more than 10,000"). */
+  /** Matching pictures, counted up to 1,000 (then `countCapped`: "more than 1,000"). */
   count: z.number(),
   countCapped: z.boolean(),
   problems: z.array(destinationProblem),

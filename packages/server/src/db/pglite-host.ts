@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { HostReply, HostRequest } from './embedded-protocol.ts';
 import { preparedStatements } from './pglite-statements.ts';
 
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
     // Counters are bigint in SQL but stay far below 2^53: read them as numbers, as pg does.
     parsers: { [types.INT8]: (value: string) => Number.parseInt(value, 10) },
     startParams: startParams(),
+    // Trigram indexes for the job log's file-name search (migration 0037).
+    extensions: { pg_trgm },
   });
   if (mode === '--init') {
     // initdb leaves the WebAssembly memory at its high-water mark for good; serving starts afresh.

@@ -71,6 +71,31 @@ describe('runCommand (spec §4 async commands)', () => {
     assert.equal(calls.length, 4);
   });
 
+  it('looks twice within the first half second, then every second (issue 28: test image in < 1 s)', async () => {
+    const quick = stubFetch([
+      { json: { result: 'OK', commandId: 10, token: 't' } },
+      { json: { state: 'ok', detail: 'stamped' } },
+    ]);
+    let started = performance.now();
+    assert.equal(await runCommand(team, testFtpServer, {}), 'stamped');
+    const first = performance.now() - started;
+    assert.equal(quick.length, 2);
+    // A whole second before the first look made a 150 ms command take over a second.
+    assert.ok(first >= 240 && first < 800, `first look after ${first.toFixed(0)} ms`);
+
+    stubFetch([
+      { json: { result: 'OK', commandId: 11, token: 't' } },
+      { json: { state: null } },
+      { json: { state: null } },
+      { json: { state: 'ok', detail: 'done' } },
+    ]);
+    started = performance.now();
+    assert.equal(await runCommand(team, testFtpServer, {}), 'done');
+    const third = performance.now() - started;
+    // 250 + 250 ms, then the spec's second: no faster polling beyond the first two looks.
+    assert.ok(third >= 1490, `third look after ${third.toFixed(0)} ms`);
+  });
+
   it('rejects with the detail when the command fails', async () => {
     stubFetch([
       { json: { result: 'OK', commandId: 8, token: 't' } },

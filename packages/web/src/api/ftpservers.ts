@@ -139,10 +139,12 @@ export const useTestFtpServer = (teamUuid: string) =>
   useCommand(teamUuid, routes.testFtpServer, handlesAllErrors);
 
 /** Issue 28: each server's last delivery, pictures waiting and last error (list, page, delete). */
-export const useFtpServerHealth = (teamUuid: string) =>
-  useQuery({
+export const ftpServerHealthQueryOptions = (teamUuid: string) =>
+  queryOptions({
     queryKey: [...ftpServerKeys.all(teamUuid), 'health'] as const,
     queryFn: ({ signal }) =>
       callRoute(routes.listFtpServerHealth, { teamUuid, signal }).then((a) => a.health),
     refetchInterval: 10_000,
   });
+
+export const useFtpServerHealth = (teamUuid: string) => useQuery(ftpServerHealthQueryOptions(teamUuid));

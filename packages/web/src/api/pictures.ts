@@ -1,7 +1,7 @@
 // Issue 16 "pictures, not only rows": an upload's thumbnail and preview (plain image URLs, the
 // session cookie goes along), the caption and credit it was sent with, and today's pictures.
 import * as routes from '@photorelay/contract/jobs';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callRoute, routeUrl } from './call.ts';
 import { teamScope } from './client.ts';
 
@@ -37,8 +37,13 @@ export function startOfToday(now = new Date()) {
 }
 
 /** Pictures since `since`, newest first; live: asked for every second while the page is visible. */
-export const useRecentUploads = (teamUuid: string, since: string, limit: number, refreshMs: number) =>
-  useQuery({
+export const recentUploadsQueryOptions = (
+  teamUuid: string,
+  since: string,
+  limit: number,
+  refreshMs: number,
+) =>
+  queryOptions({
     queryKey: pictureKeys.recent(teamUuid, since, limit),
     queryFn: ({ signal }) =>
       callRoute(routes.getRecentUploads, { teamUuid, query: { since, limit }, signal }).then(
@@ -46,3 +51,6 @@ export const useRecentUploads = (teamUuid: string, since: string, limit: number,
       ),
     refetchInterval: refreshMs,
   });
+
+export const useRecentUploads = (teamUuid: string, since: string, limit: number, refreshMs: number) =>
+  useQuery(recentUploadsQueryOptions(teamUuid, since, limit, refreshMs));

@@ -9,6 +9,7 @@ import { PageSpinner } from '../ui/page.tsx';
 import { resolveCurrentTeam, useSession } from '../ui/session.ts';
 import { RouteErrorElement } from './errors/fatal-error-dialog.tsx';
 import { AppLayout } from './layout.tsx';
+import { screenData } from './screen-prefetch.ts';
 
 /** The module loader of each code-split screen, so the first page's code can be asked for early. */
 const loaders = new Map<unknown, () => Promise<unknown>>();
@@ -67,6 +68,8 @@ function HomeRoute() {
   const session = useSession();
   return session.status === 'loggedIn' ? <DashboardPage /> : <LandingPage />;
 }
+// A cold '/' asks for the dashboard's code at once (most who open it are signed in).
+loaders.set(HomeRoute, DashboardPage.preload);
 
 export const routes: RouteObject[] = [
   {
@@ -143,16 +146,16 @@ export function preloadScreen(
   void loaders
     .get(element?.type)?.()
     .catch(() => {}); // the lazy screen asks again and shows the error itself
-  const parts = screenParts[match?.route.path ?? ''];
-  if (!parts) return;
-  parts.code(match?.params.tab);
+  const path = match?.route.path ?? '';
+  const parts = screenParts[path];
+  parts?.code(match?.params.tab);
   queryClient.fetchQuery(userInfoQueryOptions()).then(
     (info) => {
       const team = info.logged_in ? resolveCurrentTeam(info) : null;
       // The route guard sends a visitor or a team that is not ready elsewhere.
-      if (team?.ready) {
-        parts.data(queryClient, team.teamid, match?.params.tab, new URLSearchParams(location.search));
-      }
+      if (!team?.ready) return;
+      screenData[path]?.(queryClient, team.teamid);
+      parts?.data(queryClient, team.teamid, match?.params.tab, new URLSearchParams(location.search));
     },
     () => {}, // the route guard shows the session's error
   );

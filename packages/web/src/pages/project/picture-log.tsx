@@ -99,6 +99,10 @@ export function PictureLog({
   const send = useSendAgain(teamUuid);
   const pictures = page.data?.pictures ?? [];
   const count = page.data?.count ?? 0;
+  // Past the server's count cap (1,000) the pager offers the next page while this one is full.
+  const pagerCount = page.data?.countCapped
+    ? Math.max(count + 1, pageIndex * pageSize + pictures.length + (pictures.length === pageSize ? 1 : 0))
+    : count;
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 30_000);
@@ -311,8 +315,8 @@ export function PictureLog({
       {!page.isPending && count > 0 && (
         <TablePagination
           component="div"
-          count={count}
-          page={Math.min(pageIndex, Math.max(0, Math.ceil(count / pageSize) - 1))}
+          count={pagerCount}
+          page={Math.min(pageIndex, Math.max(0, Math.ceil(pagerCount / pageSize) - 1))}
           onPageChange={(_event, next) => setPageIndex(next)}
           rowsPerPage={pageSize}
           rowsPerPageOptions={pageSizes}
@@ -321,11 +325,11 @@ export function PictureLog({
             setPageIndex(0);
           }}
           labelRowsPerPage={t('rowsPerPage')}
-          labelDisplayedRows={({ from: first, to: last, count: total }) =>
+          labelDisplayedRows={({ from: first, to: last }) =>
             t(page.data?.countCapped ? 'displayedRowsMore' : 'displayedRows', {
               from: formatNumber(first, language),
               to: formatNumber(last, language),
-              count: formatNumber(total, language),
+              count: formatNumber(count, language),
             })
           }
           sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', pl: { xs: 1, sm: 2 } } }}

@@ -11,7 +11,13 @@ import { type Project, useProject } from '../../api/projects.ts';
 import { ItemPath } from '../../ui/item-path.tsx';
 import { NotFoundCard, PageContainer, PageHeader, PageSpinner } from '../../ui/page.tsx';
 import { useCurrentTeam } from '../../ui/session.ts';
-import { prefetchMetadataTab, projectIdOf, projectTabScreens } from './prefetch.ts';
+import {
+  prefetchMetadataTab,
+  prefetchProjectTab,
+  preloadAllProjectTabs,
+  projectIdOf,
+  projectTabScreens,
+} from './prefetch.ts';
 
 const {
   overview: OverviewTab,
@@ -20,6 +26,8 @@ const {
   script: ScriptTab,
   protocol: ProtocolTab,
 } = projectTabScreens;
+
+const tabPreloadDelayMs = 3000;
 
 export const projectTabs = ['overview', 'destinations', 'metadata', 'script', 'protocol'] as const;
 export type ProjectTab = (typeof projectTabs)[number];
@@ -59,6 +67,23 @@ export function ProjectPage() {
   useEffect(() => {
     if (tab === 'metadata' && validId) prefetchMetadataTab(queryClient, team.teamid, validId);
   }, [tab, validId, team.teamid, queryClient]);
+  // The other tabs' code loads while the user reads the page (issue 28 item 8): a few seconds
+  // after it shows and when the browser is idle, so the open tab's own code, data and first
+  // paint come first (issue 16).
+  const shown = Boolean(project.data);
+  useEffect(() => {
+    if (!shown) return;
+    let idle: number | undefined;
+    const timer = setTimeout(() => {
+      if (typeof window.requestIdleCallback === 'function')
+        idle = window.requestIdleCallback(preloadAllProjectTabs, { timeout: 2000 });
+      else preloadAllProjectTabs();
+    }, tabPreloadDelayMs);
+    return () => {
+      clearTimeout(timer);
+      if (idle !== undefined) window.cancelIdleCallback(idle);
+    };
+  }, [shown]);
 
   if (!isProjectTab(tab)) return <Navigate to={`/project/overview?id=${validId}`} replace />;
   if (validId && project.isPending) {
@@ -113,6 +138,11 @@ export function ProjectPage() {
               component={RouterLink}
               to={`/project/${name}?id=${data.id}`}
               data-testid={`project-tab-${name}`}
+              // A tab's data is asked for as the pointer or the focus reaches it, before the click.
+              onPointerEnter={() =>
+                name !== tab && prefetchProjectTab(queryClient, team.teamid, data.id, name)
+              }
+              onFocus={() => name !== tab && prefetchProjectTab(queryClient, team.teamid, data.id, name)}
               sx={{ minHeight: 48, px: 2.5 }}
             />
           ))}
