@@ -58,6 +58,15 @@ export interface TeamsTable {
   calendar_shared_version: Generated<number>;
 }
 
+/** A team's own event flags: the bits of calendar_entries.flags with their names (migration 0039). */
+export interface TeamEventFlagsTable {
+  team_id: number;
+  bit: number;
+  name: string;
+  /** A flag of the spec's default list (its i18n key) until renamed; null for the team's own. */
+  preset: string | null;
+}
+
 export type GroupName = 'Owner' | 'Operator' | 'Photographer';
 export interface GroupsTable {
   id: Generated<number>;
@@ -304,6 +313,7 @@ export interface Database {
   sessions: SessionsTable;
   tokens: TokensTable;
   teams: TeamsTable;
+  team_event_flags: TeamEventFlagsTable;
   groups: GroupsTable;
   team_members: TeamMembersTable;
   folders: FoldersTable;
