@@ -133,6 +133,13 @@ export const calendar = z.object({
   /** External calendars only, and only for owners and operators. */
   url: z.string().nullable(),
   folderId: z.number(),
+  /** External calendars, owners and operators (issue 27 item 10): when the last refresh ran, what it changed, why it failed. */
+  refreshedAt: z.string().nullable().optional(),
+  lastChanges: z
+    .object({ inserted: z.number(), updated: z.number(), removed: z.number() })
+    .nullable()
+    .optional(),
+  lastError: z.string().nullable().optional(),
 });
 export type Calendar = z.infer<typeof calendar>;
 export const getCalendarResponse = z.object({ result: z.literal('OK'), calendar });

@@ -105,6 +105,8 @@ export interface CalendarsTable {
   etag: string | null;
   last_modified: string | null;
   refreshed_at: Timestamp | null;
+  /** What the last refresh changed: {inserted, updated, removed} or null (migration 0039). */
+  last_changes: unknown;
   last_error: string | null;
   refresh_due_at: Timestamp | null;
   refreshing_until: Timestamp | null;

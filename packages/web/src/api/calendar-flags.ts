@@ -2,8 +2,8 @@
 // keep (add, rename, remove). Changing the list reloads the calendar too (flag counts, usage).
 import { calendarRoutes as r, type TeamFlag } from '@photorelay/contract/calendar';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callRoute } from './call.ts';
 import { calendarKeys } from './calendar.ts';
+import { callRoute } from './call.ts';
 
 export type { TeamFlag };
 

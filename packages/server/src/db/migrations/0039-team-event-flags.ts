@@ -34,7 +34,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (team_id, bit)
     )
   `.execute(db);
-  const values = sql.join(specFlags.map(([preset, name], bit) => sql`(${bit}::int, ${name}::text, ${preset}::text)`));
+  // Issue 27 item 10: what an external calendar's last refresh changed, shown on the calendar list
+  // beside when it ran ({inserted, updated, removed}).
+  await sql`alter table calendars add column last_changes jsonb`.execute(db);
+  const values = sql.join(
+    specFlags.map(([preset, name], bit) => sql`(${bit}::int, ${name}::text, ${preset}::text)`),
+  );
   await sql`
     insert into team_event_flags (team_id, bit, name, preset)
     select t.id, d.bit, d.name, d.preset

@@ -29,6 +29,13 @@ const presentCalendar = (c: q.CalendarInfo, member: Member) => ({
   type: c.type,
   url: isPlanner(member) ? c.url : null,
   folderId: c.folderId,
+  ...(isPlanner(member) && c.type !== 'default'
+    ? {
+        refreshedAt: c.refreshedAt?.toISOString() ?? null,
+        lastChanges: c.lastChanges,
+        lastError: c.lastError,
+      }
+    : {}),
 });
 
 export async function listCalendars(ctx: AppContext, member: Member) {

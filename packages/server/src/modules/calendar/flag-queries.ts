@@ -33,9 +33,7 @@ export async function flagUse(db: Db, teamId: number, bits: readonly number[], s
     left join calendar_entries e on e.team_id = ${teamId} and (e.flags & (1 << b.bit)) <> 0
     group by b.bit
   `.execute(db);
-  return new Map(
-    rows.rows.map((r) => [Number(r.bit), { count: Number(r.count), entries: r.entries ?? [] }]),
-  );
+  return new Map(rows.rows.map((r) => [Number(r.bit), { count: Number(r.count), entries: r.entries ?? [] }]));
 }
 export type UseSample = { id: number; summary: string; startAt: string };
 

@@ -55,10 +55,7 @@ test("each team keeps its own flags: the spec's list first, then added, renamed 
   assert.deepEqual([bild?.bit, bild?.preset], [16, null]);
   assert.equal((await c.put(`${base}/calendarentry/${id}/flag/16`, { value: true })).status, 200);
   const renamed = await c.put<FlagList>(`${base}/calendarflags/9`, { name: 'dpa' });
-  assert.deepEqual(
-    [renamed.body.flags[9]?.name, renamed.body.flags[9]?.preset],
-    ['dpa', null],
-  );
+  assert.deepEqual([renamed.body.flags[9]?.name, renamed.body.flags[9]?.preset], ['dpa', null]);
   assert.equal((await c.put(`${base}/calendarflags/9`, { name: '   ' })).status, 400);
   assert.equal((await c.post(`${base}/calendarflags`, { name: 'x'.repeat(41) })).status, 400);
   assert.equal((await c.put(`${base}/calendarflags/20`, { name: 'nothing here' })).status, 404);
@@ -66,7 +63,10 @@ test("each team keeps its own flags: the spec's list first, then added, renamed 
   // In use: refused with where it is set, and nothing changes; with force it is cleared there.
   const inUse = await c.del<FlagList>(`${base}/calendarflags/16`);
   assert.equal(inUse.status, 409);
-  assert.match(inUse.body.message ?? '', /set on 1 events: FC Bayern München - Borussia Dortmund \(14\.03\.2026\)/);
+  assert.match(
+    inUse.body.message ?? '',
+    /set on 1 events: FC Bayern München - Borussia Dortmund \(14\.03\.2026\)/,
+  );
   const listed = await c.get<FlagList>(`${base}/calendarflags`);
   const stillThere = listed.body.flags.find((flag) => flag.bit === 16);
   assert.deepEqual(

@@ -24,6 +24,7 @@ import { type CalendarEntry, useCategoryFile, useSaveEntry } from '../../api/cal
 import { BookingHistoryList } from './booking-history.tsx';
 import { dialogDateToDay } from './calendar-range.ts';
 import { defaultEnd, todayText } from './calendar-time.ts';
+import { EventFlagsField } from './event-flags-field.tsx';
 import {
   type EventFormValues,
   entryToForm,
@@ -32,6 +33,7 @@ import {
   eventFormSchema,
   formToBody,
   parseCategoryFile,
+  sceneOptions,
   teamSummary,
   urgencies,
 } from './event-form.ts';
@@ -40,7 +42,9 @@ export type EventDialogMode =
   | { kind: 'new' }
   | { kind: 'edit'; entry: CalendarEntry }
   | { kind: 'copy'; entry: CalendarEntry }
-  | { kind: 'view'; entry: CalendarEntry };
+  | { kind: 'view'; entry: CalendarEntry }
+  /** A team event made from an external entry: prefilled, remembers its source (issue 27 item 8). */
+  | { kind: 'fromExternal'; entry: CalendarEntry };
 
 type Props = {
   teamUuid: string;
@@ -66,17 +70,23 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
     defaultValues:
       mode.kind === 'new'
         ? eventDefaults(todayText(zone))
-        : entryToForm(mode.entry, zone, Boolean(mode.entry.team1 || mode.entry.team2)),
+        : {
+            ...entryToForm(mode.entry, zone, Boolean(mode.entry.team1 || mode.entry.team2)),
+            // External entries carry no flags of the team.
+            ...(mode.kind === 'fromExternal' ? { flags: 0 } : {}),
+          },
   });
   const { control, setValue, getFieldState, handleSubmit } = form;
   const [category, subcategory, date, time, team1, team2] = useWatch({
     control,
     name: ['category', 'subcategory', 'date', 'time', 'team1', 'team2'],
   });
+  const newsScenes = t('sceneSuggestions.news', { returnObjects: true }) as unknown as string[];
   const file = useCategoryFile(teamUuid, category);
   const definition = parseCategoryFile(file.data);
   const sub = definition.subCategories.find((candidate) => candidate.id === subcategory);
   const showTeams = sub?.showTeams ?? false;
+  const scenes = sceneOptions(definition, subcategory, category, newsScenes);
 
   useEffect(() => {
     if (file.data !== undefined) setValue('showTeams', showTeams);
@@ -93,7 +103,10 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
   }, [date, time, zone, setValue, getFieldState]);
 
   const submit = handleSubmit((values) => {
-    const body = formToBody(eventFormSchema.parse(values), zone);
+    const body = {
+      ...formToBody(eventFormSchema.parse(values), zone),
+      ...(mode.kind === 'fromExternal' ? { sourceEntryId: mode.entry.dbcalendarentryid } : {}),
+    };
     const editing = mode.kind === 'edit';
     save.mutate(
       {
@@ -144,9 +157,11 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
   const title =
     mode.kind === 'new' || mode.kind === 'copy'
       ? t('event.newTitle')
-      : mode.kind === 'edit'
-        ? t('event.editTitle')
-        : t('event.viewTitle');
+      : mode.kind === 'fromExternal'
+        ? t('event.fromExternalTitle')
+        : mode.kind === 'edit'
+          ? t('event.editTitle')
+          : t('event.viewTitle');
   return (
     <Dialog
       open
@@ -233,7 +248,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
               render={({ field, fieldState }) => (
                 <Autocomplete
                   freeSolo
-                  options={sub?.scenes ?? []}
+                  options={scenes}
                   value={field.value}
                   onChange={(_event, value) => field.onChange(value ?? '')}
                   inputValue={field.value}
@@ -247,7 +262,9 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
                       onBlur={field.onBlur}
                       error={Boolean(fieldState.error)}
                       helperText={
-                        fieldState.error?.message ? t(fieldState.error.message as ParseKeys<'calendar'>) : ' '
+                        fieldState.error?.message
+                          ? `${t(fieldState.error.message as ParseKeys<'calendar'>)} ${t('event.sceneHint')}`
+                          : t('event.sceneHint')
                       }
                       slotProps={{
                         ...params.slotProps,
@@ -307,6 +324,20 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
               />
             </Stack>
           </Stack>
+          {showHistory && (
+            <Controller
+              name="flags"
+              control={control}
+              render={({ field }) => (
+                <EventFlagsField
+                  teamUuid={teamUuid}
+                  value={field.value}
+                  onChange={field.onChange}
+                  disabled={readOnly}
+                />
+              )}
+            />
+          )}
           {showHistory && mode.kind === 'edit' && (
             <Box sx={{ mt: 1 }}>
               <BookingHistoryList teamUuid={teamUuid} entryId={mode.entry.dbcalendarentryid} zone={zone} />
