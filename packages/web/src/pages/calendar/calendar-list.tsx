@@ -68,7 +68,7 @@ export const CalendarList = memo(function CalendarList({
             <Stack
               key={calendar.dbcalendarid}
               direction="row"
-              sx={{ alignItems: 'center' }}
+              sx={{ alignItems: 'center', flexWrap: 'wrap', minWidth: 0 }}
               data-testid={`calendar-item-${calendar.dbcalendarid}`}
             >
               <FormControlLabel

@@ -43,7 +43,7 @@ export function FirstSteps({ teamUuid }: { teamUuid: string }) {
     return (
       <Card sx={{ mb: 3 }} data-testid="member-start">
         <CardHeading title={t('memberStart.title')} subtitle={t('memberStart.text', { team: team.name })} />
-        <Box sx={{ px: 2.5, pb: 2.5 }}>
+        <Box sx={{ px: 2.5, pt: 2, pb: 2.5 }}>
           <Button
             variant="outlined"
             component={RouterLink}
