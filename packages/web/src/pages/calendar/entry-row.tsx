@@ -237,7 +237,9 @@ export const EntryRow = memo(function EntryRow({
     <button
       type="button"
       className="flags"
-      aria-label={labels.actions.flags}
+      // The name starts with the visible words (axe: label-content-name-mismatch).
+      aria-label={`${labels.flags(countFlags(entry.flags))} · ${labels.actions.flags}`}
+      data-tip={labels.actions.flags}
       data-testid="entry-flags"
       onClick={(event) => onFlags(event.currentTarget, entry)}
     >
