@@ -147,7 +147,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
               ? t(fieldState.error.message as ParseKeys<'calendar'>)
               : (extra.hint ?? ' ')
           }
-          sx={{ flex: 1, minWidth: extra.width }}
+          sx={{ flex: 1, minWidth: extra.width ?? 128 }}
           slotProps={{ htmlInput: { 'data-testid': `event-${name}` } }}
         />
       )}
@@ -181,13 +181,13 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
             {t('event.timeZone', { zone })}
           </Typography>
           <Stack spacing={0.5}>
-            <Stack direction="row" spacing={1.5}>
+            <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
               {text('date', t('event.date'), { hint: t('event.dateHint'), required: true })}
               {text('time', t('event.time'), { hint: t('event.timeHint'), required: true })}
               {text('endDate', t('event.endDate'), { hint: t('event.dateHint') })}
               {text('endTime', t('event.endTime'), { hint: t('event.timeHint') })}
             </Stack>
-            <Stack direction="row" spacing={1.5}>
+            <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
               <Controller
                 name="category"
                 control={control}
@@ -202,7 +202,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
                     label={t('event.category')}
                     disabled={readOnly}
                     helperText=" "
-                    sx={{ flex: 1 }}
+                    sx={{ flex: 1, minWidth: 128 }}
                     slotProps={{ htmlInput: { 'data-testid': 'event-category' } }}
                   >
                     {eventCategories.map((value) => (
@@ -223,7 +223,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
                     label={t('event.subcategory')}
                     disabled={readOnly || file.isPending}
                     helperText=" "
-                    sx={{ flex: 1 }}
+                    sx={{ flex: 1, minWidth: 128 }}
                     slotProps={{ htmlInput: { 'data-testid': 'event-subcategory' } }}
                   >
                     {/* An entry's value outside the file stays selectable. */}
@@ -277,7 +277,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
             />
             {showTeams ? (
               <>
-                <Stack direction="row" spacing={1.5}>
+                <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
                   {text('team1', t('event.team1'), { required: true })}
                   {text('team2', t('event.team2'), { required: true })}
                 </Stack>
@@ -293,11 +293,11 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
               text('summary', t('event.summary'), { required: true })
             )}
             {text('description', t('event.description'), { multiline: true })}
-            <Stack direction="row" spacing={1.5}>
+            <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
               {text('location', t('event.location'))}
               {text('city', t('event.city'))}
             </Stack>
-            <Stack direction="row" spacing={1.5}>
+            <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
               {text('state', t('event.state'))}
               {text('country', t('event.country'))}
               <Controller
@@ -310,7 +310,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
                     label={t('event.urgency')}
                     disabled={readOnly}
                     helperText=" "
-                    sx={{ flex: 1 }}
+                    sx={{ flex: 1, minWidth: 128 }}
                     slotProps={{ htmlInput: { 'data-testid': 'event-urgency' } }}
                   >
                     <MenuItem value="">{t('event.noUrgency')}</MenuItem>
