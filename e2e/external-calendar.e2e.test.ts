@@ -98,8 +98,25 @@ describe('external calendar journey', () => {
     await page.locator('[data-testid^="entry-row-"]', { hasText: 'SV Süd - TSV Ost' }).waitFor();
     const externalId = Number((await row.first().getAttribute('data-testid'))?.replace('entry-row-', ''));
 
-    // Create the team's event from the external match, and book the photographer on it.
+    // Create the team's event from the external match, and book the photographer on it. The
+    // row's icon opens the event dialog prefilled (issue 27 item 8), not a copy at once.
     await row.first().getByTestId('entry-create').click();
+    const dialog = page.getByTestId('event-dialog');
+    await dialog.getByText('New team event from an external entry').waitFor();
+    assert.equal(await page.getByTestId('event-summary').inputValue(), 'FC Nord - SV Süd');
+    assert.equal(await page.getByTestId('event-location').inputValue(), 'Volksparkstadion');
+    const kickoff = new Date(inDays(2, 13));
+    const berlin = new Intl.DateTimeFormat('de-DE', {
+      timeZone: 'Europe/Berlin',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).format(kickoff);
+    assert.equal(await page.getByTestId('event-time').inputValue(), berlin);
+    // Scene is required and explained; the match gets one before it is saved.
+    await dialog.getByText(/What is photographed/).waitFor();
+    await page.getByTestId('event-scene').fill('Regionalliga');
+    await page.getByTestId('event-save').click();
+    await dialog.waitFor({ state: 'detached' });
     await page.locator('[data-testid^="entry-row-"]', { hasText: 'FC Nord - SV Süd' }).nth(1).waitFor();
     const listed = await api.post<{ entries: { dbcalendarentryid: number; sourceEntryId: number | null }[] }>(
       'calendar/entries',
@@ -129,6 +146,12 @@ describe('external calendar journey', () => {
       .click();
     // The snackbar says what the refresh changed and when (issue 27 item 10).
     await page.getByText(/^Refreshed at \d\d:\d\d: \d+ new, [1-9]\d* changed, \d+ removed\.$/).waitFor();
+    // The calendar list says it too, with when the refresh last ran.
+    await page
+      .getByTestId(`calendar-item-${external.dbcalendarid}`)
+      .getByTestId('calendar-last-run')
+      .getByText(/^0 new, [1-9]\d* changed, 0 removed · last run \d\d:\d\d$/)
+      .waitFor();
     for (let i = 0; i < 100; i++) {
       const entry = await api.get<{
         entry: { sourceStatus: string | null; bookings: { userId: number; bookingState: string }[] };

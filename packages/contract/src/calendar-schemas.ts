@@ -31,6 +31,26 @@ export const eventFlags = [
   'poland',
 ] as const;
 export type EventFlag = (typeof eventFlags)[number];
+/** The spec's flags in its own words: the names a team's default flags are stored under. */
+export const eventFlagNames: Record<EventFlag, string> = {
+  folderCreated: 'Folder created correctly',
+  captionDe: 'Caption German',
+  captionEn: 'Caption English',
+  aiFinished: 'AI finished',
+  liveDe: 'Live German',
+  liveEnAgency: 'Live English agency',
+  archiveDe: 'Archive German',
+  archiveEnAgency: 'Archive English agency',
+  sFr: 's-fr',
+  pictureAgencyA: 'a picture agency (9)',
+  pictureAgencyB: 'a picture agency (10)',
+  iFr: 'i-fr',
+  ic: 'ic',
+  pa: 'PA',
+  shutter: 'Shutter',
+  pano: 'Pano',
+  poland: 'Poland',
+};
 export const flagMaskMax = 2 ** (limits.flagBitMax + 1) - 1;
 
 export const bookingStates = ['unset', 'accepted', 'canceled', 'rejected'] as const;
@@ -113,6 +133,13 @@ export const calendar = z.object({
   /** External calendars only, and only for owners and operators. */
   url: z.string().nullable(),
   folderId: z.number(),
+  /** External calendars, owners and operators (issue 27 item 10): when the last refresh ran, what it changed, why it failed. */
+  refreshedAt: z.string().nullable().optional(),
+  lastChanges: z
+    .object({ inserted: z.number(), updated: z.number(), removed: z.number() })
+    .nullable()
+    .optional(),
+  lastError: z.string().nullable().optional(),
 });
 export type Calendar = z.infer<typeof calendar>;
 export const getCalendarResponse = z.object({ result: z.literal('OK'), calendar });
@@ -202,6 +229,8 @@ export const calendarEntryBody = z
     team2: text.default(''),
     urgency: z.number().int().min(limits.urgencyMin).max(limits.urgencyMax).nullable().optional(),
     flags: z.number().int().min(0).max(flagMaskMax).optional(),
+    /** New entries only: the external entry this team event is made from (remembered like a copy's). */
+    sourceEntryId: z.number().int().positive().optional(),
   })
   .superRefine((b, ctx) => {
     if (!b.startdatetime) {
@@ -255,6 +284,26 @@ export const putEntryFlagBody = z.object({ value: z.boolean() });
 /** A flag's bit in the URL, written the canonical decimal way like the ids (`0x2`, `2e0`, `02` are refused). */
 export const flagBitParam = decimalParam(0, limits.flagBitMax);
 export const putEntryFlagResponse = z.object({ result: z.literal('OK'), flags: z.number() });
+
+/**
+ * A team's own event flag (issue 27 item 8): its bit in the entries' `flags`, its name, the spec's
+ * key while it is an untouched default (the UI translates it), and where it is set.
+ */
+export const teamFlag = z.object({
+  bit: z.number(),
+  name: z.string(),
+  preset: z.enum(eventFlags).nullable(),
+  /** Entries of the team's calendars with this flag set, and the first few of them. */
+  usedBy: z.number(),
+  usedIn: z.array(z.object({ id: z.number(), summary: z.string(), startDate: z.string() })),
+});
+export type TeamFlag = z.infer<typeof teamFlag>;
+export const getTeamFlagsResponse = z.object({ result: z.literal('OK'), flags: z.array(teamFlag) });
+export const teamFlagBody = z.object({
+  name: z.string().trim().min(1, eventTexts.required).max(limits.flagName),
+});
+/** Removing a flag that is set somewhere needs `force=true` (it is then cleared on those entries). */
+export const deleteTeamFlagQuery = z.object({ force: z.enum(['true', 'false']).optional() });
 
 export const postSuggestEntriesBody = z.object({
   userIds: z.array(z.number().int().positive()).min(1).max(200),

@@ -9,6 +9,7 @@ import {
   confirmInvitationBody,
   confirmInvitationResponse,
   copyEntryResponse,
+  deleteTeamFlagQuery,
   entryStateResponse,
   flagBitParam,
   getBookingHistoryResponse,
@@ -17,6 +18,7 @@ import {
   getCalendarsResponse,
   getInvitationResponse,
   getMyBookingsResponse,
+  getTeamFlagsResponse,
   getTimeZoneResponse,
   invitationParams,
   invitationQuery,
@@ -34,6 +36,7 @@ import {
   putEntryFlagBody,
   putEntryFlagResponse,
   putTimeZoneBody,
+  teamFlagBody,
   xmpDownloadResponse,
 } from './calendar-schemas.ts';
 import { idParam, okResult } from './common.ts';
@@ -134,6 +137,41 @@ export const putEntryFlag = teamRoute({
   errors: conflict,
   access: forTeamAdmins,
 });
+/** The team's own event flags (issue 27 item 8), kept by owners and operators. */
+export const getTeamFlags = teamRoute({
+  method: 'GET',
+  path: '/calendarflags',
+  response: getTeamFlagsResponse,
+  access: forTeamAdmins,
+});
+export const postTeamFlag = teamRoute({
+  method: 'POST',
+  path: '/calendarflags',
+  body: teamFlagBody,
+  response: getTeamFlagsResponse,
+  errors: conflict,
+  access: forTeamAdmins,
+  summary: 'Adds a flag on the lowest free bit; 409 when all 31 bits are taken',
+});
+export const putTeamFlag = teamRoute({
+  method: 'PUT',
+  path: '/calendarflags/:bit',
+  params: z.object({ bit: flagBitParam }),
+  body: teamFlagBody,
+  response: getTeamFlagsResponse,
+  access: forTeamAdmins,
+  summary: 'Renames a flag',
+});
+export const deleteTeamFlag = teamRoute({
+  method: 'DELETE',
+  path: '/calendarflags/:bit',
+  params: z.object({ bit: flagBitParam }),
+  query: deleteTeamFlagQuery,
+  response: getTeamFlagsResponse,
+  errors: conflict,
+  access: forTeamAdmins,
+  summary: 'Removes a flag; one set on entries answers 409 unless force=true, which clears it there',
+});
 export const postSuggestEntries = teamRoute({
   method: 'POST',
   path: '/calendar/suggestentries',
@@ -209,6 +247,10 @@ export const calendarRoutes = {
   confirmCalendarEntry,
   cancelCalendarEntry,
   putEntryFlag,
+  getTeamFlags,
+  postTeamFlag,
+  putTeamFlag,
+  deleteTeamFlag,
   postSuggestEntries,
   postBooking,
   getBookingHistory,

@@ -21,7 +21,10 @@ export const limits = {
   calendarPageSize: 200,
   /** The largest `offset` of `POST calendar/entries` (a range holds far fewer entries). */
   calendarListMaxOffset: 1_000_000,
-  flagBitMax: 16,
+  /** Spec §9: flag bit ids 0 to 16 (the default list); a team's own flags may use bits up to 30 (issue 27). */
+  flagBitMax: 30,
+  specFlagBitMax: 16,
+  flagName: 40,
   metadataCategories: 5,
   drawerMin: 120,
   drawerMax: 400,

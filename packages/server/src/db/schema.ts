@@ -58,6 +58,15 @@ export interface TeamsTable {
   calendar_shared_version: Generated<number>;
 }
 
+/** A team's own event flags: the bits of calendar_entries.flags with their names (migration 0039). */
+export interface TeamEventFlagsTable {
+  team_id: number;
+  bit: number;
+  name: string;
+  /** A flag of the spec's default list (its i18n key) until renamed; null for the team's own. */
+  preset: string | null;
+}
+
 export type GroupName = 'Owner' | 'Operator' | 'Photographer';
 export interface GroupsTable {
   id: Generated<number>;
@@ -96,6 +105,8 @@ export interface CalendarsTable {
   etag: string | null;
   last_modified: string | null;
   refreshed_at: Timestamp | null;
+  /** What the last refresh changed: {inserted, updated, removed} or null (migration 0039). */
+  last_changes: unknown;
   last_error: string | null;
   refresh_due_at: Timestamp | null;
   refreshing_until: Timestamp | null;
@@ -304,6 +315,7 @@ export interface Database {
   sessions: SessionsTable;
   tokens: TokensTable;
   teams: TeamsTable;
+  team_event_flags: TeamEventFlagsTable;
   groups: GroupsTable;
   team_members: TeamMembersTable;
   folders: FoldersTable;

@@ -9,6 +9,7 @@ import { type Access, loadAccess, requireTeamAdmin } from '../folders/permission
 import type { Member } from '../teams/service.ts';
 import * as bq from './booking-queries.ts';
 import * as q from './entry-queries.ts';
+import { requireTeamFlags } from './flags.ts';
 import { cachedMonth } from './month-cache.ts';
 import { isPlanner, listingJson, presentEntry } from './present.ts';
 import { dayStart, fromLocal, hoursAfter, inZone, monthAfter } from './time.ts';
@@ -28,6 +29,13 @@ const presentCalendar = (c: q.CalendarInfo, member: Member) => ({
   type: c.type,
   url: isPlanner(member) ? c.url : null,
   folderId: c.folderId,
+  ...(isPlanner(member) && c.type !== 'default'
+    ? {
+        refreshedAt: c.refreshedAt?.toISOString() ?? null,
+        lastChanges: c.lastChanges,
+        lastError: c.lastError,
+      }
+    : {}),
 });
 
 export async function listCalendars(ctx: AppContext, member: Member) {
@@ -175,8 +183,20 @@ export async function createEntry(
   const calendar = await q.findCalendar(ctx.db, member.teamId, calendarId);
   if (!calendar) throw new AppError('NotFound');
   requireDefault(calendar.type);
+  // Made from an external entry in the event dialog (issue 27 item 8): remembered like a copy's
+  // source, so a later import can say the original changed.
+  let source: number | null = null;
+  if (body.sourceEntryId !== undefined) {
+    const external = await q.findEntry(ctx.db, member.teamId, body.sourceEntryId);
+    if (!external) throw new AppError('NotFound');
+    if (external.calendarType === 'default')
+      throw new AppError('ValidationError', 'The source must be an entry of an external calendar');
+    source = external.id;
+  }
   const zone = await q.findTeamTimeZone(ctx.db, member.teamId);
-  return q.insertEntry(ctx.db, member.teamId, calendar.id, entryValues(body, zone), member.userId);
+  const values = { ...entryValues(body, zone), source_entry_id: source };
+  if (values.flags !== 0) await requireTeamFlags(ctx.db, member.teamId, values.flags);
+  return q.insertEntry(ctx.db, member.teamId, calendar.id, values, member.userId);
 }
 
 export async function updateEntry(
@@ -192,6 +212,8 @@ export async function updateEntry(
   requireDefault(entry.calendarType);
   const zone = await q.findTeamTimeZone(ctx.db, member.teamId);
   const values = entryValues(body, zone);
+  if (body.flags !== undefined && body.flags !== entry.flags)
+    await requireTeamFlags(ctx.db, member.teamId, body.flags);
   // The flags have their own call (saved at once per box); a body without them keeps them.
   await q.updateEntry(ctx.db, member.teamId, id, { ...values, flags: body.flags ?? entry.flags });
   return getEntry(ctx, member, id);
@@ -296,6 +318,8 @@ export async function setFlag(ctx: AppContext, member: Member, id: number, bit: 
   const entry = await q.findEntry(ctx.db, member.teamId, id);
   if (!entry) throw new AppError('NotFound');
   requireDefault(entry.calendarType);
+  // Only the team's own flags can be set; clearing a stray bit is always allowed.
+  if (value) await requireTeamFlags(ctx.db, member.teamId, 1 << bit);
   const flags = await q.setFlag(ctx.db, member.teamId, id, bit, value);
   if (flags === undefined) throw new AppError('NotFound');
   return flags;

@@ -10,6 +10,9 @@ export interface CalendarInfo {
   refname: string;
   type: string;
   url: string | null;
+  refreshedAt: Date | null;
+  lastChanges: { inserted: number; updated: number; removed: number } | null;
+  lastError: string | null;
 }
 
 export interface Entry {
@@ -58,6 +61,18 @@ export interface EntryValues {
   flags: number;
 }
 
+const calendarColumns = [
+  'id',
+  'folder_id',
+  'name',
+  'refname',
+  'type',
+  'url',
+  'refreshed_at',
+  'last_changes',
+  'last_error',
+] as const;
+
 const calendarOf = (r: {
   id: number;
   folder_id: number;
@@ -65,6 +80,9 @@ const calendarOf = (r: {
   refname: string;
   type: string;
   url: string | null;
+  refreshed_at: Date | null;
+  last_changes: unknown;
+  last_error: string | null;
 }): CalendarInfo => ({
   id: r.id,
   folderId: r.folder_id,
@@ -72,13 +90,16 @@ const calendarOf = (r: {
   refname: r.refname,
   type: r.type,
   url: r.url,
+  refreshedAt: r.refreshed_at,
+  lastChanges: (r.last_changes ?? null) as CalendarInfo['lastChanges'],
+  lastError: r.last_error,
 });
 
 export const listCalendars = async (db: Db, teamId: number) =>
   (
     await db
       .selectFrom('calendars')
-      .select(['id', 'folder_id', 'name', 'refname', 'type', 'url'])
+      .select(calendarColumns)
       .where('team_id', '=', teamId)
       .orderBy(sql`type <> 'default'`)
       .orderBy('name')
@@ -89,7 +110,7 @@ export const listCalendars = async (db: Db, teamId: number) =>
 export const findCalendar = async (db: Db, teamId: number, id: number) => {
   const row = await db
     .selectFrom('calendars')
-    .select(['id', 'folder_id', 'name', 'refname', 'type', 'url'])
+    .select(calendarColumns)
     .where('team_id', '=', teamId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -99,7 +120,7 @@ export const findCalendar = async (db: Db, teamId: number, id: number) => {
 export const findDefaultCalendar = async (db: Db, teamId: number) => {
   const row = await db
     .selectFrom('calendars')
-    .select(['id', 'folder_id', 'name', 'refname', 'type', 'url'])
+    .select(calendarColumns)
     .where('team_id', '=', teamId)
     .where('type', '=', 'default')
     .orderBy('id')

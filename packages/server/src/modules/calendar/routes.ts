@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
 import * as bookings from './bookings.ts';
 import * as entries from './entries.ts';
+import * as flags from './flags.ts';
 import * as invitations from './invitations.ts';
 import { entryXmp } from './xmp.ts';
 
@@ -71,6 +72,28 @@ export function calendarRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     handle(app, c.cancelCalendarEntry, async (request) => ({
       ...ok,
       entry: await entries.cancelEntry(ctx, request.member, request.params.id),
+    }));
+
+    handle(app, c.getTeamFlags, async (request) => ({
+      ...ok,
+      flags: await flags.listTeamFlags(ctx, request.member),
+    }));
+    handle(app, c.postTeamFlag, async (request) => ({
+      ...ok,
+      flags: await flags.addTeamFlag(ctx, request.member, request.body.name),
+    }));
+    handle(app, c.putTeamFlag, async (request) => ({
+      ...ok,
+      flags: await flags.renameTeamFlag(ctx, request.member, request.params.bit, request.body.name),
+    }));
+    handle(app, c.deleteTeamFlag, async (request) => ({
+      ...ok,
+      flags: await flags.removeTeamFlag(
+        ctx,
+        request.member,
+        request.params.bit,
+        request.query.force === 'true',
+      ),
     }));
 
     handle(app, c.putEntryFlag, async (request) => ({

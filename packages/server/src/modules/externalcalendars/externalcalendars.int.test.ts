@@ -147,6 +147,13 @@ test('add a feed, copy and book an entry, refresh after the feed changed: copies
   );
   assert.equal(changed.state, 'ok', JSON.stringify(changed.detail));
   assert.deepEqual([changed.detail.inserted, changed.detail.updated, changed.detail.removed], [1, 1, 1]);
+  // The calendar list says what the last refresh changed and when it ran (issue 27 item 10).
+  const listed = await owner.get<{
+    calendars: { refname: string; refreshedAt?: string | null; lastChanges?: unknown }[];
+  }>(`${base}/calendars`);
+  const shown = listed.body.calendars.find((c) => c.refname === refname);
+  assert.deepEqual(shown?.lastChanges, { inserted: 1, updated: 1, removed: 1 });
+  assert.ok(Date.now() - Date.parse(shown?.refreshedAt ?? '') < 120_000, 'ran just now');
 
   const after = await entriesOf(owner, team.teamUuid, [calendarId]);
   const moved = after.find((e) => e.summary === 'Hertha - Union');

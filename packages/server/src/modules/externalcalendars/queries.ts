@@ -162,7 +162,12 @@ export const deleteCalendar = (db: Db, teamId: number, id: number) =>
 export const markRefreshed = (
   db: Db,
   id: number,
-  v: { etag: string | null; lastModified: string | null; name?: string },
+  v: {
+    etag: string | null;
+    lastModified: string | null;
+    name?: string;
+    changes?: { inserted: number; updated: number; removed: number };
+  },
 ) =>
   db
     .updateTable('calendars')
@@ -171,6 +176,7 @@ export const markRefreshed = (
       last_modified: v.lastModified,
       refreshed_at: new Date(),
       last_error: null,
+      ...(v.changes ? { last_changes: JSON.stringify(v.changes) } : {}),
       ...(v.name ? { name: v.name } : {}),
     })
     .where('id', '=', id)

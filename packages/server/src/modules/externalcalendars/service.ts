@@ -264,6 +264,7 @@ export async function syncCalendar(
       await q.markRefreshed(ctx.db, calendar.id, {
         etag: calendar.etag,
         lastModified: calendar.lastModified,
+        changes: { inserted: 0, updated: 0, removed: 0 },
       });
       return { ...base, notModified: true, inserted: 0, updated: 0, removed: 0, skipped: 0 };
     }
@@ -309,6 +310,7 @@ export async function syncCalendar(
         etag: fetched.etag,
         lastModified: fetched.lastModified,
         name: feed.name ?? undefined,
+        changes: { inserted, updated, removed: removed.length },
       });
     });
     return {

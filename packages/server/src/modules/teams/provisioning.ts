@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/kysely.ts';
+import { insertDefaultFlags } from '../calendar/flag-queries.ts';
+import { defaultTeamFlags } from '../calendar/flags.ts';
 import { defaultConfigFiles } from './default-config-files.ts';
 import * as q from './queries.ts';
 
@@ -25,6 +27,8 @@ export async function provisionNextTeam(db: Db): Promise<boolean> {
     for (const file of defaultConfigFiles) {
       await q.insertConfigFileIfMissing(trx, team.id, file.name, Buffer.from(file.content, 'utf8'));
     }
+    // The spec's event flags as the team's own list (issue 27 item 8); the owner changes it later.
+    await insertDefaultFlags(trx, team.id, defaultTeamFlags);
     await q.markTeamReady(trx, team.id);
     return true;
   });

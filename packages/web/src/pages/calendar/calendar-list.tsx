@@ -2,9 +2,9 @@
 // external ones, each with a show/hide checkbox; external ones can be refreshed and deleted.
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Checkbox, Chip, FormControlLabel, IconButton, Stack } from '@mui/material';
+import { Checkbox, Chip, FormControlLabel, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import { externalCalendarCommandDetail } from '@photorelay/contract/externalcalendars';
-import { format } from 'date-fns';
+import { format, isToday } from 'date-fns';
 import type { TFunction } from 'i18next';
 import { useSnackbar } from 'notistack';
 import { memo, useState } from 'react';
@@ -29,6 +29,17 @@ function refreshMessage(t: TFunction<'calendar'>, detail: unknown) {
   return notModified || inserted + updated + removed === 0
     ? t('calendars.refreshedUnchanged', { time })
     : t('calendars.refreshedChanges', { time, inserted, updated, removed });
+}
+
+/** The list's line under an external calendar: what its last refresh changed and when it ran. */
+function lastRun(t: TFunction<'calendar'>, calendar: Calendar) {
+  if (!calendar.refreshedAt)
+    return calendar.lastError ? t('calendars.lastFailed', { error: calendar.lastError }) : '';
+  const ran = new Date(calendar.refreshedAt);
+  const time = format(ran, isToday(ran) ? 'HH:mm' : 'dd.MM. HH:mm');
+  const changes = calendar.lastChanges;
+  const run = changes ? t('calendars.lastRun', { time, ...changes }) : t('calendars.lastRunAt', { time });
+  return calendar.lastError ? `${run} · ${t('calendars.lastFailed', { error: calendar.lastError })}` : run;
 }
 
 /** Memoised like the date picker: the listing's answer does not change the list. */
@@ -57,7 +68,7 @@ export const CalendarList = memo(function CalendarList({
             <Stack
               key={calendar.dbcalendarid}
               direction="row"
-              sx={{ alignItems: 'center' }}
+              sx={{ alignItems: 'center', flexWrap: 'wrap', minWidth: 0 }}
               data-testid={`calendar-item-${calendar.dbcalendarid}`}
             >
               <FormControlLabel
@@ -76,31 +87,44 @@ export const CalendarList = memo(function CalendarList({
               )}
               {external && canManage && (
                 <>
-                  <IconButton
-                    size="small"
-                    title={t('calendars.refresh')}
-                    aria-label={t('calendars.refresh')}
-                    disabled={refresh.isPending}
-                    onClick={() =>
-                      refresh.mutate(
-                        { calendarRefName: calendar.refname ?? '' },
-                        {
-                          onSuccess: (detail) =>
-                            enqueueSnackbar(refreshMessage(t, detail), { variant: 'success' }),
-                        },
-                      )
-                    }
+                  <Tooltip title={t('calendars.refresh')}>
+                    <span>
+                      <IconButton
+                        size="small"
+                        aria-label={t('calendars.refresh')}
+                        data-testid="calendar-refresh"
+                        disabled={refresh.isPending}
+                        onClick={() =>
+                          refresh.mutate(
+                            { calendarRefName: calendar.refname ?? '' },
+                            {
+                              onSuccess: (detail) =>
+                                enqueueSnackbar(refreshMessage(t, detail), { variant: 'success' }),
+                            },
+                          )
+                        }
+                      >
+                        <RefreshIcon fontSize="small" />
+                      </IconButton>
+                    </span>
+                  </Tooltip>
+                  <Tooltip title={t('calendars.delete')}>
+                    <IconButton
+                      size="small"
+                      aria-label={t('calendars.delete')}
+                      onClick={() => setRemoving(calendar)}
+                    >
+                      <DeleteOutlineIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                  <Typography
+                    variant="caption"
+                    color={calendar.lastError ? 'error' : 'text.secondary'}
+                    sx={{ ml: 0.5 }}
+                    data-testid="calendar-last-run"
                   >
-                    <RefreshIcon fontSize="small" />
-                  </IconButton>
-                  <IconButton
-                    size="small"
-                    title={t('calendars.delete')}
-                    aria-label={t('calendars.delete')}
-                    onClick={() => setRemoving(calendar)}
-                  >
-                    <DeleteOutlineIcon fontSize="small" />
-                  </IconButton>
+                    {lastRun(t, calendar)}
+                  </Typography>
                 </>
               )}
             </Stack>

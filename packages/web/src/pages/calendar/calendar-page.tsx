@@ -5,6 +5,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import CalendarMonthOutlinedIcon from '@mui/icons-material/CalendarMonthOutlined';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import FlagOutlinedIcon from '@mui/icons-material/FlagOutlined';
 import PublicOutlinedIcon from '@mui/icons-material/PublicOutlined';
 import { Alert, Box, Button, Card, Stack, Typography } from '@mui/material';
 import { useSnackbar } from 'notistack';
@@ -14,7 +15,6 @@ import { useSearchParams } from 'react-router';
 import {
   type CalendarEntry,
   useCalendars,
-  useCopyEntry,
   useDeleteEntry,
   useEntries,
   useEntryDecision,
@@ -31,6 +31,7 @@ import { EntriesTable } from './entries-table.tsx';
 import type { RowAction } from './entry-row.tsx';
 import { EventDialog, type EventDialogMode } from './event-dialog.tsx';
 import { AddExternalCalendarButton } from './external-calendars.tsx';
+import { FlagListDialog } from './flag-list-dialog.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 import { MonthGrid } from './month-grid.tsx';
 import { MyBookings } from './my-bookings.tsx';
@@ -127,7 +128,7 @@ export function CalendarPage() {
   const [zoneOpen, setZoneOpen] = useState(false);
   const decide = useEntryDecision(teamUuid);
   const remove = useDeleteEntry(teamUuid);
-  const copy = useCopyEntry(teamUuid);
+  const [flagList, setFlagList] = useState(false);
 
   const onAction = useCallback(
     (action: RowAction, entry: CalendarEntry) => {
@@ -138,9 +139,8 @@ export function CalendarPage() {
           );
           return;
         case 'create':
-          copy.mutate(entry.dbcalendarentryid, {
-            onSuccess: () => enqueueSnackbar(t('actions.created'), { variant: 'success' }),
-          });
+          // The dialog prefilled from the external entry, to check and complete before saving.
+          setEventMode({ kind: 'fromExternal', entry });
           return;
         case 'copy':
           setEventMode({ kind: 'copy', entry });
@@ -157,7 +157,7 @@ export function CalendarPage() {
           return;
       }
     },
-    [planner, copy.mutate, enqueueSnackbar, t],
+    [planner],
   );
 
   if (list.isError || (list.data && calendarId > 0 && !calendar)) {
@@ -258,6 +258,17 @@ export function CalendarPage() {
                     onToggle={onToggle}
                   />
                 </Box>
+                {admin && (
+                  <Button
+                    color="inherit"
+                    startIcon={<FlagOutlinedIcon />}
+                    onClick={() => setFlagList(true)}
+                    data-testid="calendar-flag-list"
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
+                    {t('flagList.manage')}
+                  </Button>
+                )}
                 {admin && <AddExternalCalendarButton teamUuid={teamUuid} />}
               </Stack>
             </Card>
@@ -321,6 +332,7 @@ export function CalendarPage() {
             onClose={() => setEventMode(null)}
           />
         )}
+        {flagList && <FlagListDialog teamUuid={teamUuid} onClose={() => setFlagList(false)} />}
         {inviting && <InviteDialog teamUuid={teamUuid} entry={inviting} onClose={() => setInviting(null)} />}
         {zoneOpen && <TimeZoneDialog teamUuid={teamUuid} zone={zone} onClose={() => setZoneOpen(false)} />}
         <ConfirmDialog

@@ -8,14 +8,16 @@ import type { ParseKeys } from 'i18next';
 import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Booking, CalendarEntry } from '../../api/calendar.ts';
+import { useTeamFlags } from '../../api/calendar-flags.ts';
 import { StatusPanel } from '../../ui/page.tsx';
 import { BookingMenu, type OpenBooking } from './booking-menu.tsx';
 import { bookingWords, chipColors, chipLegend } from './booking-rules.ts';
 import { dayKeyToText } from './calendar-time.ts';
 import { EntryRow, type RowAction, type RowLabels } from './entry-row.tsx';
-import { eventFlags } from './event-flags.ts';
+import { FlagListDialog } from './flag-list-dialog.tsx';
 import { FlagsPopover, type OpenFlags } from './flags-popover.tsx';
 import { rowIconStyles } from './row-icons.tsx';
+import { RowTooltip } from './row-tooltip.tsx';
 
 type Props = {
   /** One page of the range (the server pages by calendarPageSize), `offset` entries in. */
@@ -170,6 +172,9 @@ export function EntriesTable({
   const { t } = useTranslation('calendar');
   const [booking, setBooking] = useState<OpenBooking | null>(null);
   const [flags, setFlags] = useState<OpenFlags | null>(null);
+  const [flagList, setFlagList] = useState(false);
+  const teamFlags = useTeamFlags(teamUuid, admin);
+  const flagTotal = teamFlags.data?.length ?? 0;
   const groups = useMemo(() => groupByDay(entries), [entries]);
   const phone = useMediaQuery((theme) => theme.breakpoints.down('sm'));
   // A page past the end (entries deleted meanwhile): the last page instead.
@@ -197,7 +202,7 @@ export function EntriesTable({
         changed: { text: t('table.sourceChanged'), hint: t('table.sourceChangedHint') },
         vanished: { text: t('table.sourceVanished'), hint: t('table.sourceVanishedHint') },
       },
-      flags: once((count: number) => t('flags.count', { count, total: eventFlags.length })),
+      flags: once((count: number) => t('flags.count', { count, total: flagTotal })),
       categories: once((category: string) => t(`categories.${category}`, { defaultValue: category })),
       subcategories: once((id: string) =>
         t(`subcategories.${id}` as ParseKeys<'calendar'>, { defaultValue: id }),
@@ -222,7 +227,7 @@ export function EntriesTable({
         flags: t('actions.flags'),
       },
     };
-  }, [t]);
+  }, [t, flagTotal]);
   const onBooking = useCallback(
     (anchor: HTMLElement, entry: CalendarEntry, item: Booking) =>
       setBooking({ anchor, entryId: entry.dbcalendarentryid, booking: item }),
@@ -283,7 +288,7 @@ export function EntriesTable({
     </Box>
   );
   return (
-    <>
+    <RowTooltip>
       {cards || (
         <Box sx={{ overflowX: 'auto' }}>
           <Box component="table" sx={tableStyles} data-testid="calendar-table" aria-label={t('title')}>
@@ -334,8 +339,17 @@ export function EntriesTable({
       )}
       {admin && <BookingLegend />}
       {admin && <BookingMenu teamUuid={teamUuid} open={booking} onClose={() => setBooking(null)} />}
-      {admin && <FlagsPopover teamUuid={teamUuid} open={flags} onClose={() => setFlags(null)} />}
-    </>
+      {admin && (
+        <FlagsPopover
+          teamUuid={teamUuid}
+          flags={teamFlags.data ?? []}
+          open={flags}
+          onClose={() => setFlags(null)}
+          onManage={() => setFlagList(true)}
+        />
+      )}
+      {flagList && <FlagListDialog teamUuid={teamUuid} onClose={() => setFlagList(false)} />}
+    </RowTooltip>
   );
 }
 

@@ -62,8 +62,8 @@ function IconButton({
     <button
       type="button"
       className="icon"
-      title={label}
       aria-label={label}
+      data-tip={label}
       data-testid={testId}
       onClick={onClick}
     >
@@ -131,8 +131,8 @@ export const EntryRow = memo(function EntryRow({
         className="icon"
         href={entryXmpUrl(teamUuid, entry.dbcalendarentryid)}
         download=""
-        title={labels.actions.downloadXmp}
         aria-label={labels.actions.downloadXmp}
+        data-tip={labels.actions.downloadXmp}
         data-testid="entry-xmp"
       >
         <RowIcon name="download" />
@@ -180,7 +180,13 @@ export const EntryRow = memo(function EntryRow({
         )}
         {/* A cancelled event shows one state: cancelled, not also a green check. */}
         {entry.confirmedByCurrentUser && !entry.cancelled && (
-          <span className="confirmed" title={labels.confirmed} data-testid="entry-confirmed">
+          <span
+            className="confirmed"
+            role="img"
+            aria-label={labels.confirmed}
+            data-tip={labels.confirmed}
+            data-testid="entry-confirmed"
+          >
             <RowIcon name="confirmed" small />
           </span>
         )}
@@ -231,7 +237,9 @@ export const EntryRow = memo(function EntryRow({
     <button
       type="button"
       className="flags"
-      aria-label={labels.actions.flags}
+      // The name starts with the visible words (axe: label-content-name-mismatch).
+      aria-label={`${labels.flags(countFlags(entry.flags))} · ${labels.actions.flags}`}
+      data-tip={labels.actions.flags}
       data-testid="entry-flags"
       onClick={(event) => onFlags(event.currentTarget, entry)}
     >

@@ -24,6 +24,7 @@ import { type CalendarEntry, useCategoryFile, useSaveEntry } from '../../api/cal
 import { BookingHistoryList } from './booking-history.tsx';
 import { dialogDateToDay } from './calendar-range.ts';
 import { defaultEnd, todayText } from './calendar-time.ts';
+import { EventFlagsField } from './event-flags-field.tsx';
 import {
   type EventFormValues,
   entryToForm,
@@ -32,6 +33,7 @@ import {
   eventFormSchema,
   formToBody,
   parseCategoryFile,
+  sceneOptions,
   teamSummary,
   urgencies,
 } from './event-form.ts';
@@ -40,7 +42,9 @@ export type EventDialogMode =
   | { kind: 'new' }
   | { kind: 'edit'; entry: CalendarEntry }
   | { kind: 'copy'; entry: CalendarEntry }
-  | { kind: 'view'; entry: CalendarEntry };
+  | { kind: 'view'; entry: CalendarEntry }
+  /** A team event made from an external entry: prefilled, remembers its source (issue 27 item 8). */
+  | { kind: 'fromExternal'; entry: CalendarEntry };
 
 type Props = {
   teamUuid: string;
@@ -66,17 +70,23 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
     defaultValues:
       mode.kind === 'new'
         ? eventDefaults(todayText(zone))
-        : entryToForm(mode.entry, zone, Boolean(mode.entry.team1 || mode.entry.team2)),
+        : {
+            ...entryToForm(mode.entry, zone, Boolean(mode.entry.team1 || mode.entry.team2)),
+            // External entries carry no flags of the team.
+            ...(mode.kind === 'fromExternal' ? { flags: 0 } : {}),
+          },
   });
   const { control, setValue, getFieldState, handleSubmit } = form;
   const [category, subcategory, date, time, team1, team2] = useWatch({
     control,
     name: ['category', 'subcategory', 'date', 'time', 'team1', 'team2'],
   });
+  const newsScenes = t('sceneSuggestions.news', { returnObjects: true }) as unknown as string[];
   const file = useCategoryFile(teamUuid, category);
   const definition = parseCategoryFile(file.data);
   const sub = definition.subCategories.find((candidate) => candidate.id === subcategory);
   const showTeams = sub?.showTeams ?? false;
+  const scenes = sceneOptions(definition, subcategory, category, newsScenes);
 
   useEffect(() => {
     if (file.data !== undefined) setValue('showTeams', showTeams);
@@ -93,7 +103,10 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
   }, [date, time, zone, setValue, getFieldState]);
 
   const submit = handleSubmit((values) => {
-    const body = formToBody(eventFormSchema.parse(values), zone);
+    const body = {
+      ...formToBody(eventFormSchema.parse(values), zone),
+      ...(mode.kind === 'fromExternal' ? { sourceEntryId: mode.entry.dbcalendarentryid } : {}),
+    };
     const editing = mode.kind === 'edit';
     save.mutate(
       {
@@ -134,7 +147,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
               ? t(fieldState.error.message as ParseKeys<'calendar'>)
               : (extra.hint ?? ' ')
           }
-          sx={{ flex: 1, minWidth: extra.width }}
+          sx={{ flex: 1, minWidth: extra.width ?? 128 }}
           slotProps={{ htmlInput: { 'data-testid': `event-${name}` } }}
         />
       )}
@@ -144,9 +157,11 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
   const title =
     mode.kind === 'new' || mode.kind === 'copy'
       ? t('event.newTitle')
-      : mode.kind === 'edit'
-        ? t('event.editTitle')
-        : t('event.viewTitle');
+      : mode.kind === 'fromExternal'
+        ? t('event.fromExternalTitle')
+        : mode.kind === 'edit'
+          ? t('event.editTitle')
+          : t('event.viewTitle');
   return (
     <Dialog
       open
@@ -166,13 +181,13 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
             {t('event.timeZone', { zone })}
           </Typography>
           <Stack spacing={0.5}>
-            <Stack direction="row" spacing={1.5}>
+            <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
               {text('date', t('event.date'), { hint: t('event.dateHint'), required: true })}
               {text('time', t('event.time'), { hint: t('event.timeHint'), required: true })}
               {text('endDate', t('event.endDate'), { hint: t('event.dateHint') })}
               {text('endTime', t('event.endTime'), { hint: t('event.timeHint') })}
             </Stack>
-            <Stack direction="row" spacing={1.5}>
+            <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
               <Controller
                 name="category"
                 control={control}
@@ -187,7 +202,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
                     label={t('event.category')}
                     disabled={readOnly}
                     helperText=" "
-                    sx={{ flex: 1 }}
+                    sx={{ flex: 1, minWidth: 128 }}
                     slotProps={{ htmlInput: { 'data-testid': 'event-category' } }}
                   >
                     {eventCategories.map((value) => (
@@ -208,7 +223,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
                     label={t('event.subcategory')}
                     disabled={readOnly || file.isPending}
                     helperText=" "
-                    sx={{ flex: 1 }}
+                    sx={{ flex: 1, minWidth: 128 }}
                     slotProps={{ htmlInput: { 'data-testid': 'event-subcategory' } }}
                   >
                     {/* An entry's value outside the file stays selectable. */}
@@ -233,7 +248,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
               render={({ field, fieldState }) => (
                 <Autocomplete
                   freeSolo
-                  options={sub?.scenes ?? []}
+                  options={scenes}
                   value={field.value}
                   onChange={(_event, value) => field.onChange(value ?? '')}
                   inputValue={field.value}
@@ -247,7 +262,9 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
                       onBlur={field.onBlur}
                       error={Boolean(fieldState.error)}
                       helperText={
-                        fieldState.error?.message ? t(fieldState.error.message as ParseKeys<'calendar'>) : ' '
+                        fieldState.error?.message
+                          ? `${t(fieldState.error.message as ParseKeys<'calendar'>)} ${t('event.sceneHint')}`
+                          : t('event.sceneHint')
                       }
                       slotProps={{
                         ...params.slotProps,
@@ -260,7 +277,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
             />
             {showTeams ? (
               <>
-                <Stack direction="row" spacing={1.5}>
+                <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
                   {text('team1', t('event.team1'), { required: true })}
                   {text('team2', t('event.team2'), { required: true })}
                 </Stack>
@@ -276,11 +293,11 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
               text('summary', t('event.summary'), { required: true })
             )}
             {text('description', t('event.description'), { multiline: true })}
-            <Stack direction="row" spacing={1.5}>
+            <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
               {text('location', t('event.location'))}
               {text('city', t('event.city'))}
             </Stack>
-            <Stack direction="row" spacing={1.5}>
+            <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
               {text('state', t('event.state'))}
               {text('country', t('event.country'))}
               <Controller
@@ -293,7 +310,7 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
                     label={t('event.urgency')}
                     disabled={readOnly}
                     helperText=" "
-                    sx={{ flex: 1 }}
+                    sx={{ flex: 1, minWidth: 128 }}
                     slotProps={{ htmlInput: { 'data-testid': 'event-urgency' } }}
                   >
                     <MenuItem value="">{t('event.noUrgency')}</MenuItem>
@@ -307,6 +324,20 @@ export function EventDialog({ teamUuid, zone, calendarId, mode, showHistory, onS
               />
             </Stack>
           </Stack>
+          {showHistory && (
+            <Controller
+              name="flags"
+              control={control}
+              render={({ field }) => (
+                <EventFlagsField
+                  teamUuid={teamUuid}
+                  value={field.value}
+                  onChange={field.onChange}
+                  disabled={readOnly}
+                />
+              )}
+            />
+          )}
           {showHistory && mode.kind === 'edit' && (
             <Box sx={{ mt: 1 }}>
               <BookingHistoryList teamUuid={teamUuid} entryId={mode.entry.dbcalendarentryid} zone={zone} />

@@ -1,6 +1,10 @@
-// Spec §3 'Event flags by bit id': 17 named bits of an entry's `flags` (labels in i18n by name).
+// An entry's `flags` is a bitmask; the team's own list (api/calendar-flags.ts) names the bits
+// (issue 27 item 8). The spec's §3 list is every team's start; its flags show translated until
+// renamed (`preset`, i18n calendar.flags.<key>).
 import { eventFlags } from '@photorelay/contract/calendar';
 import { limits } from '@photorelay/contract/limits';
+import type { TFunction } from 'i18next';
+import type { TeamFlag } from '../../api/calendar-flags.ts';
 
 export { eventFlags };
 
@@ -12,4 +16,14 @@ export const withFlag = (flags: number, bit: number, on: boolean) => {
   return on ? flags | (1 << bit) : flags & ~(1 << bit);
 };
 
-export const countFlags = (flags: number) => eventFlags.filter((_, bit) => hasFlag(flags, bit)).length;
+/** Set bits among the team's flags (or among all bits without the list). */
+export const countFlags = (flags: number, bits?: readonly number[]) => {
+  let count = 0;
+  for (let bit = 0; bit <= limits.flagBitMax; bit++)
+    if (hasFlag(flags, bit) && (!bits || bits.includes(bit))) count++;
+  return count;
+};
+
+/** A flag's name as the page shows it: a default one in the page's language, the team's own as typed. */
+export const flagLabel = (t: TFunction<'calendar'>, flag: Pick<TeamFlag, 'name' | 'preset'>) =>
+  flag.preset ? t(`flags.${flag.preset}`) : flag.name;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventDefaults, eventFormSchema, formToBody, parseCategoryFile } from './event-form.ts';
+import { eventDefaults, eventFormSchema, formToBody, parseCategoryFile, sceneOptions } from './event-form.ts';
 
 const issues = (values: unknown) => {
   const result = eventFormSchema.safeParse(values);
@@ -58,5 +58,22 @@ describe('event form (spec §5)', () => {
     assert.equal(file.subCategories[0]?.showTeams, true);
     assert.deepEqual(parseCategoryFile('{not json').subCategories, []);
     assert.deepEqual(parseCategoryFile(undefined).subCategories, []);
+  });
+
+  it("offers scenes for news too: the subcategory's, else all of the file, else the built-in list", () => {
+    const news = parseCategoryFile(
+      JSON.stringify({
+        subCategories: [
+          { id: 'politics', scenes: ['Wahl'] },
+          { id: 'local', scenes: ['Unfall'] },
+        ],
+      }),
+    );
+    assert.deepEqual(sceneOptions(news, 'politics', 'news', ['Press conference']), ['Wahl']);
+    // Switching the category empties the subcategory: suggestions stay.
+    assert.deepEqual(sceneOptions(news, '', 'news', ['Press conference']), ['Wahl', 'Unfall']);
+    const bare = parseCategoryFile(JSON.stringify({ subCategories: [{ id: 'politics' }] }));
+    assert.deepEqual(sceneOptions(bare, 'politics', 'news', ['Press conference']), ['Press conference']);
+    assert.deepEqual(sceneOptions(bare, 'politics', 'sport', ['Press conference']), []);
   });
 });

@@ -36,6 +36,24 @@ export function parseCategoryFile(text: string | undefined): CategoryDefinition 
   }
 }
 
+/**
+ * The scenes offered for a subcategory: its own from the team's file; without a subcategory (or
+ * one without scenes) every scene of the file; a news file without any gets the built-in news list
+ * in the page's language (issue 27 item 8: News had no suggestions while Scene is required).
+ */
+export function sceneOptions(
+  definition: CategoryDefinition,
+  subcategory: string,
+  category: string,
+  newsDefaults: readonly string[],
+): string[] {
+  const own = definition.subCategories.find((candidate) => candidate.id === subcategory)?.scenes ?? [];
+  if (own.length > 0) return own;
+  const all = [...new Set(definition.subCategories.flatMap((candidate) => candidate.scenes))];
+  if (all.length > 0) return all;
+  return category === 'news' ? [...newsDefaults] : [];
+}
+
 const dateField = z
   .string()
   .trim()

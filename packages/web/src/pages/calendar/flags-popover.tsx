@@ -1,22 +1,28 @@
-// The 17 event flags (spec §3) of a default entry for owners and operators, as named checkboxes;
-// every click saves that bit at once. One popover serves the whole table.
-import { Checkbox, FormControlLabel, FormGroup, Popover } from '@mui/material';
+// The team's own event flags (issue 27 item 8) of a default entry for owners and operators, as
+// named checkboxes; every click saves that bit at once. One popover serves the whole table; its
+// last line opens the flag list.
+import { Button, Checkbox, Divider, FormControlLabel, FormGroup, Popover, Typography } from '@mui/material';
 import { useSnackbar } from 'notistack';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CalendarEntry, useEntryFlag } from '../../api/calendar.ts';
-import { eventFlags, hasFlag, withFlag } from './event-flags.ts';
+import type { TeamFlag } from '../../api/calendar-flags.ts';
+import { flagLabel, hasFlag, withFlag } from './event-flags.ts';
 
 export type OpenFlags = { anchor: HTMLElement; entry: CalendarEntry };
 
 export function FlagsPopover({
   teamUuid,
+  flags: teamFlags,
   open,
   onClose,
+  onManage,
 }: {
   teamUuid: string;
+  flags: readonly TeamFlag[];
   open: OpenFlags | null;
   onClose: () => void;
+  onManage: () => void;
 }) {
   const { t } = useTranslation('calendar');
   const { enqueueSnackbar } = useSnackbar();
@@ -42,24 +48,47 @@ export function FlagsPopover({
       anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
     >
       <FormGroup
-        sx={{ px: 2, py: 1, display: 'grid', gridTemplateColumns: '1fr 1fr', columnGap: 2 }}
+        sx={{
+          px: 2,
+          py: 1,
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+          columnGap: 2,
+        }}
         data-testid="entry-flags-list"
       >
-        {eventFlags.map((flag, bit) => (
+        {teamFlags.length === 0 && (
+          <Typography variant="body2" color="text.secondary" sx={{ py: 1 }}>
+            {t('flagList.none')}
+          </Typography>
+        )}
+        {teamFlags.map((flag) => (
           <FormControlLabel
-            key={flag}
-            label={t(`flags.${flag}`)}
+            key={flag.bit}
+            label={flagLabel(t, flag)}
             control={
               <Checkbox
                 size="small"
-                checked={hasFlag(flags, bit)}
-                onChange={(event) => toggle(bit, event.target.checked)}
-                slotProps={{ input: { 'data-testid': `flag-${bit}` } as object }}
+                checked={hasFlag(flags, flag.bit)}
+                onChange={(event) => toggle(flag.bit, event.target.checked)}
+                slotProps={{ input: { 'data-testid': `flag-${flag.bit}` } as object }}
               />
             }
           />
         ))}
       </FormGroup>
+      <Divider />
+      <Button
+        size="small"
+        onClick={() => {
+          onClose();
+          onManage();
+        }}
+        sx={{ m: 1 }}
+        data-testid="entry-flags-manage"
+      >
+        {t('flagList.open')}
+      </Button>
     </Popover>
   );
 }

@@ -5,11 +5,13 @@ import { useSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import { useAnswerInvitation, useMyBookings } from '../../api/calendar.ts';
 import { CardHeading } from '../../ui/card-heading.tsx';
+import { useCurrentTeam } from '../../ui/session.ts';
 import { bookingWords, chipColors, chipTone } from './booking-rules.ts';
 
 export function MyBookings({ teamUuid }: { teamUuid: string }) {
   const { t } = useTranslation('calendar');
   const { enqueueSnackbar } = useSnackbar();
+  const team = useCurrentTeam();
   const list = useMyBookings(teamUuid, true);
   const respond = useAnswerInvitation(teamUuid);
   const answer = (entryId: number, value: 'accepted' | 'rejected') =>
@@ -23,7 +25,7 @@ export function MyBookings({ teamUuid }: { teamUuid: string }) {
       <CardHeading title={t('myBookings.title')} subtitle={t('myBookings.subtitle')} />
       {rows.length === 0 ? (
         <Typography color="text.secondary" sx={{ px: 2.5, py: 2 }}>
-          {t('myBookings.empty')}
+          {t('myBookings.emptyForMember', { team: team.name })}
         </Typography>
       ) : (
         <List dense>

@@ -172,7 +172,12 @@ function FilesTable({
         rows={files}
         rowKey={(file) => file.dbconfigfileid}
         empty={
-          <StatusPanel icon={<DescriptionOutlinedIcon />} title={t('empty')} testId="configfiles-empty" />
+          <StatusPanel
+            icon={<DescriptionOutlinedIcon />}
+            title={t('empty')}
+            text={t('emptyText')}
+            testId="configfiles-empty"
+          />
         }
         testId="configfiles-table"
         ariaLabel={t('title')}

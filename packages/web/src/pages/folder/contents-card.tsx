@@ -10,6 +10,7 @@ import { Link as RouterLink } from 'react-router';
 import type { FolderNode } from '../../api/folders.ts';
 import { CardHeading } from '../../ui/card-heading.tsx';
 import { StatusPanel } from '../../ui/page.tsx';
+import { useCurrentTeam } from '../../ui/session.ts';
 import { nodeRoute } from '../../ui/tree/node-route.ts';
 
 const itemIcons: Record<string, ReactNode> = {
@@ -20,6 +21,7 @@ const itemIcons: Record<string, ReactNode> = {
 export function ContentsCard({ folder }: { folder: FolderNode }) {
   const { t } = useTranslation('folders');
   const { t: tshell } = useTranslation('shell');
+  const team = useCurrentTeam();
   return (
     <Card sx={{ height: '100%' }}>
       <CardHeading
@@ -28,7 +30,12 @@ export function ContentsCard({ folder }: { folder: FolderNode }) {
         subtitle={t('contents.count', { count: folder.children.length })}
       />
       {folder.children.length === 0 ? (
-        <StatusPanel icon={<FolderOffOutlinedIcon />} title={t('contents.empty')} />
+        <StatusPanel
+          icon={<FolderOffOutlinedIcon />}
+          title={t('contents.empty')}
+          text={folder.canWrite ? t('contents.emptyWrite') : t('contents.emptyRead', { team: team.name })}
+          testId="folder-contents-empty"
+        />
       ) : (
         <List dense sx={{ px: 1, py: 1 }} data-testid="folder-contents">
           {folder.children.map((child) => {

@@ -56,7 +56,8 @@ export function FtpServersPage() {
             <StatusPanel
               icon={<DnsOutlinedIcon />}
               title={t('emptyTitle')}
-              text={t('emptyText')}
+              // Issue 27 item 6: who cannot add one is told whom to ask.
+              text={root?.canWrite ? t('emptyText') : t('emptyTextMember', { team: team.name })}
               testId="ftpservers-empty"
             />
           }

@@ -10,6 +10,7 @@ import { Box, Button, Card, Chip, Skeleton, Stack, Typography } from '@mui/mater
 import { useSnackbar } from 'notistack';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFolderTree } from '../../api/folders.ts';
 import { type PictureRow, usePictures, useRetryFailed, useSendAgain } from '../../api/picture-log.ts';
 import { startOfToday } from '../../api/pictures.ts';
 import { DestinationProblems } from '../../ui/destination-problems.tsx';
@@ -21,6 +22,7 @@ import { PictureDialog } from '../../ui/picture-dialog.tsx';
 import { PictureThumb } from '../../ui/picture-thumb.tsx';
 import { SendAgainDialog } from '../../ui/send-again-dialog.tsx';
 import { useCurrentTeam } from '../../ui/session.ts';
+import { findNode } from '../../ui/tree/tree-rules.ts';
 import { deliveryTone, toneColor } from './delivery-state.ts';
 
 function PictureCard({
@@ -128,6 +130,8 @@ export function PicturesPage() {
   const [since] = useState(startOfToday);
   const filter = useMemo(() => ({ from: since }), [since]);
   const log = usePictures(team.teamid, filter, 200, 0);
+  const tree = useFolderTree(team.teamid);
+  const hasProject = !tree.data || findNode(tree.data, (node) => node.type === 'project') !== null;
   const retry = useRetryFailed(team.teamid);
   const send = useSendAgain(team.teamid);
   const [open, setOpen] = useState<PictureRow | null>(null);
@@ -153,7 +157,10 @@ export function PicturesPage() {
           <StatusPanel
             icon={<PhotoCameraOutlinedIcon />}
             title={t('emptyTitle')}
-            text={t('emptyText')}
+            // Issue 27 item 6: without a visible project no camera can deliver: say whom to ask.
+            text={
+              hasProject ? t('emptyText') : `${t('emptyText')} ${t('emptyNoProject', { team: team.name })}`
+            }
             testId="my-pictures-empty"
           />
         </Card>

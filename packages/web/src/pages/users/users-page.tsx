@@ -180,7 +180,7 @@ function UsersTable({ teamUuid }: { teamUuid: string }) {
           loadingLines={3}
           rows={rows}
           rowKey={(member) => member.dbuserid}
-          empty={<StatusPanel icon={<GroupOffOutlinedIcon />} title={t('empty')} />}
+          empty={<StatusPanel icon={<GroupOffOutlinedIcon />} title={t('empty')} text={t('emptyText')} />}
           testId="users-table"
           ariaLabel={t('title')}
           columns={[
