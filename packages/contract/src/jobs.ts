@@ -211,6 +211,11 @@ export const pictureRow = z.object({
   cause: failureCause.nullable(),
   /** Delivered without its metadata (the stamping failed): why. */
   unstamped: z.string().nullable(),
+  /**
+   * Issue 28: template variables this picture had no value for ("{photographer} had no value for
+   * camera serial 1234"); `serial` '' = the picture names no camera serial.
+   */
+  emptyVariables: z.array(z.object({ name: z.string(), serial: z.string().optional() })),
   deliveries: z.array(pictureDelivery),
   canSendAgain: z.boolean(),
 });

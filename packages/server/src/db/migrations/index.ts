@@ -24,6 +24,7 @@ import * as uploadScriptLogs from './0030-upload-script-logs.ts';
 import * as fairProcessing from './0031-fair-processing.ts';
 import * as jobLogIndexes from './0035-job-log-indexes.ts';
 import * as loginNamesFeedTokens from './0036-login-names-feed-tokens.ts';
+import * as holdUnresolvedVariables from './0040-hold-unresolved-variables.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0031-fair-processing': fairProcessing,
   '0035-job-log-indexes': jobLogIndexes,
   '0036-login-names-feed-tokens': loginNamesFeedTokens,
+  '0040-hold-unresolved-variables': holdUnresolvedVariables,
 };

@@ -1,5 +1,6 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { Job, ListPicturesResponse, PictureFilter, PictureRow } from '@photorelay/contract/jobs';
+import { emptyVariableOf } from '@photorelay/xmp/variables';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
 import * as queue from '../../pipeline/retry.ts';
@@ -158,6 +159,16 @@ const unstampedReason = (detail: unknown): string | null => {
   return typeof metadata?.error === 'string' ? metadata.error : null;
 };
 
+/** Issue 28: the variables the metadata step found empty for this picture (from its warnings). */
+const emptyVariablesOf = (detail: unknown) => {
+  const warnings = (detail as { metadata?: { warnings?: unknown } } | null)?.metadata?.warnings;
+  if (!Array.isArray(warnings)) return [];
+  return warnings.flatMap((warning) => {
+    const empty = typeof warning === 'string' ? emptyVariableOf(warning) : undefined;
+    return empty ? [empty] : [];
+  });
+};
+
 /** Issue 28: the job log, one picture a row with its deliveries, and the destinations failing now. */
 export async function listPictures(
   db: Db,
@@ -197,6 +208,7 @@ export async function listPictures(
       receivedAt: new Date(r.received_at).toISOString(),
       cause: scriptFailure ? causeOf(scriptFailure, '') : null,
       unstamped: unstampedReason(r.processing_detail),
+      emptyVariables: emptyVariablesOf(r.processing_detail),
       canSendAgain:
         canWrite && r.duplicate_of === null && (r.state === 'processed' || r.state === 'failed') && !waiting,
       deliveries: jobs.map((j) => {
