@@ -20,8 +20,9 @@ import {
   signIn,
 } from './support/accounts.ts';
 import { launchBrowser, newContext, watchProblems } from './support/browser.ts';
+import { ftpUpload } from './support/ftp-upload.ts';
 import { settledScreenshot } from './support/screens.ts';
-import { freePort, startServer, type TestServer } from './support/server.ts';
+import { startServerWithIngest, type TestServer } from './support/server.ts';
 
 const imagesDir = path.resolve(import.meta.dirname, '../../shared/data/images');
 
@@ -52,6 +53,8 @@ describe('variables that can be empty', () => {
   let page: Page;
   let problems: ReturnType<typeof watchProblems>;
   let projectId: number;
+  let ftpPort: number;
+  let ftpAccount: { username: string; password: string };
   const account: Account = newAccount('EmptyVariables');
 
   const openTab = async () => {
@@ -62,7 +65,7 @@ describe('variables that can be empty', () => {
     page.evaluate((lang) => localStorage.setItem('photorelay.language', lang), language);
 
   before(async () => {
-    server = await startServer({ FTP_PORT: String(await freePort()), SFTP_PORT: String(await freePort()) });
+    ({ server, ftpPort } = await startServerWithIngest());
     browser = await launchBrowser();
     context = await newContext(browser, server.url, { viewport: { width: 1366, height: 900 } });
     page = await context.newPage();
@@ -82,6 +85,8 @@ describe('variables that can be empty', () => {
     });
     assert.ok(created.ok(), await created.text());
     projectId = (await created.json()).projectId;
+    const project = await (await page.request.get(`${server.url}/api/${team}/project/${projectId}`)).json();
+    ftpAccount = project.project.ftpAccounts[0];
     const photographers = Buffer.from(JSON.stringify({ '4021234': 'Jane Doe' }));
     const file = await page.request.post(`${server.url}/api/${team}/file`, {
       headers: jsonHeaders(server),
@@ -189,6 +194,27 @@ describe('variables that can be empty', () => {
       }
     }
     await page.setViewportSize({ width: 1366, height: 900 });
+    await setLanguage('en');
+  });
+
+  it('the picture log names the empty variable of a picture from that camera (en, de)', async () => {
+    await ftpUpload({
+      host: '127.0.0.1',
+      port: ftpPort,
+      ...ftpAccount,
+      filename: 'CAMERA_1234.JPG',
+      content: fs.readFileSync(pictureOfCamera('1234')),
+    });
+    for (const [language, text] of [
+      ['en', '{photographer} had no value for camera serial 1234'],
+      ['de', '{photographer} hatte keinen Wert für die Kamera-Seriennummer 1234'],
+    ] as const) {
+      await setLanguage(language);
+      await page.goto(`/project/protocol?id=${projectId}`);
+      await page.getByTestId('picture-empty-variable').getByText(text).waitFor({ timeout: 30_000 });
+      assert.deepEqual(await seriousA11yProblems(page), [], language);
+      await settledScreenshot(page, `issue28-picture-log-empty-variable-${language}`, { fullPage: false });
+    }
     await setLanguage('en');
   });
 
