@@ -236,20 +236,20 @@ export function ValueInput({
     const end = input.selectionEnd ?? caret;
     setVariableAt({ input, caret, button: { anchor: event.currentTarget, end } });
   };
+  // A plain title, not a MUI Tooltip: the tab has a hundred inputs, each with this button (issue 16).
   const insertButton = canWrite && !disabled && (
-    <Tooltip title={t('insertVariable')}>
-      <IconButton
-        size="small"
-        edge="end"
-        aria-label={t('insertVariable')}
-        // Keeps the caret where it is: the variable goes there.
-        onMouseDown={(event) => event.preventDefault()}
-        onClick={openVariableMenu}
-        data-testid="xmp-insert-variable"
-      >
-        <DataObjectOutlinedIcon fontSize="small" />
-      </IconButton>
-    </Tooltip>
+    <IconButton
+      size="small"
+      edge="end"
+      aria-label={t('insertVariable')}
+      title={t('insertVariable')}
+      // Keeps the caret where it is: the variable goes there.
+      onMouseDown={(event) => event.preventDefault()}
+      onClick={openVariableMenu}
+      data-testid="xmp-insert-variable"
+    >
+      <DataObjectOutlinedIcon fontSize="small" />
+    </IconButton>
   );
 
   return (
