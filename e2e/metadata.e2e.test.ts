@@ -89,13 +89,13 @@ describe('project metadata tab', () => {
     await server?.stop();
   });
 
-  it('starts with every mode Off and the inputs disabled', async () => {
+  it('starts with every mode Off, the inputs open to typing (issue 28: typing sets Replace)', async () => {
     await openTab();
     for (const label of ['Image Content', 'Image Location', 'Location Taken/Shown', 'Image Rights', 'More']) {
       await page.getByRole('tab', { name: label }).waitFor();
     }
     assert.equal(await page.getByTestId('xmp-property-headline').getAttribute('data-mode'), 'off');
-    assert.ok(await headline(page).isDisabled(), 'headline is disabled while its mode is Off');
+    assert.ok(await headline(page).isEnabled(), 'typing into an Off field sets Replace (metadata-variables)');
     assert.equal(await page.getByTestId('xmp-save-status').getAttribute('data-state'), 'saved');
     await screenshot(page, '70-metadata-empty', { fullPage: false });
   });
@@ -203,16 +203,19 @@ describe('project metadata tab', () => {
     await saved;
   });
 
-  it('disables the inputs when the mode is switched to Off, also after a reload', async () => {
+  it('keeps the value when the mode is switched to Off, also after a reload', async () => {
     await openTab();
     await chooseMode(page, 'headline', /^Off/);
-    assert.ok(await headline(page).isDisabled());
     assert.equal(await headline(page).inputValue(), 'Late winner decides the cup final', 'the value stays');
     await page.reload();
     await page.getByTestId('metadata-tab').waitFor();
     assert.equal(await page.getByTestId('xmp-property-headline').getAttribute('data-mode'), 'off');
-    assert.ok(await headline(page).isDisabled());
-    assert.ok(await keyword(page, 0).isEnabled(), 'other properties keep their mode');
+    assert.equal(await headline(page).inputValue(), 'Late winner decides the cup final');
+    assert.equal(
+      await page.getByTestId('xmp-property-keywords').getAttribute('data-mode'),
+      'replace',
+      'other properties keep their mode',
+    );
   });
 
   it('hides unset values on request and shows technical details in debug mode', async () => {

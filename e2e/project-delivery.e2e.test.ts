@@ -150,6 +150,11 @@ describe('project delivery', () => {
     // Issue 28: saving after a failed test asks first.
     await save.click();
     await page.getByTestId('ftpserver-save-failed-test').getByText('The last test failed').waitFor();
+    // It quotes what the test said.
+    await page
+      .getByTestId('ftpserver-save-failed-test')
+      .getByText(/The test said: .*127\.0\.0\.1/)
+      .waitFor();
     await page.getByTestId('ftpserver-save-failed-test-confirm').click();
     await page.waitForURL('**/team/ftpservers');
     const row = page.getByTestId('ftpserver-row-Client archive');

@@ -216,6 +216,11 @@ export const pictureRow = z.object({
    * their old value because the EXIF block could not be changed safely; empty when none.
    */
   exifNotUpdated: z.array(z.string()),
+  /**
+   * Issue 28: template variables this picture had no value for ("{photographer} had no value for
+   * camera serial 1234"); `serial` '' = the picture names no camera serial.
+   */
+  emptyVariables: z.array(z.object({ name: z.string(), serial: z.string().optional() })),
   deliveries: z.array(pictureDelivery),
   canSendAgain: z.boolean(),
 });

@@ -166,9 +166,21 @@ export const downloadResultParams = z.object({
 /** processimage errors: position and message joined by this (spec §7). */
 export const errorPositionSeparator = '<||||>';
 
-/** Issue 15: hold the pictures that cannot be stamped (default: delivered unstamped). */
-export const metadataSettings = z.object({ holdUnstampable: z.boolean() });
+/**
+ * Issue 15: hold the pictures that cannot be stamped (default: delivered unstamped). Issue 28:
+ * hold the pictures a template variable had no value for (default: sent as they are).
+ */
+export const metadataSettings = z.object({
+  holdUnstampable: z.boolean(),
+  holdUnresolvedVariables: z.boolean(),
+});
 export type MetadataSettings = z.infer<typeof metadataSettings>;
+/** PUT: the settings to change (each switch saves its own); at least one. */
+export const putMetadataSettingsBody = metadataSettings
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: 'no setting given' });
+export type PutMetadataSettingsBody = z.infer<typeof putMetadataSettingsBody>;
 
 // ---- routes (spec §7 "Image processing and metadata") ----
 
@@ -273,7 +285,7 @@ export const putMetadataSettings = teamRoute({
   method: 'PUT',
   path: '/project/:id/metadatasettings',
   params: projectParams,
-  body: metadataSettings,
+  body: putMetadataSettingsBody,
   response: okResult,
   access: projectNode('write'),
 });

@@ -22,5 +22,5 @@ export { type FileStampOptions, type FileStampResult, stampJpegFile } from './st
 export { type HeadStampOptions, type HeadStampResult, stampJpegHead } from './stamp-head.ts';
 export type { Template, TemplateValue } from './template.ts';
 export { iimLimitWarning, type ValueCheck, type ValueProblemCode, validateValue } from './validate.ts';
-export type { VariableOptions } from './variables.ts';
+export { emptyVariableNote, emptyVariableOf, type VariableOptions } from './variables.ts';
 export type { XmpNode, XmpPacket } from './xmp-model.ts';

@@ -10,7 +10,13 @@ import {
 } from './dates.ts';
 import { parseExifBasics } from './exif.ts';
 import { readJpegHead } from './jpeg.ts';
-import { type PictureFacts, pictureFacts, type VariableOptions, VariableResolver } from './variables.ts';
+import {
+  emptyVariableOf,
+  type PictureFacts,
+  pictureFacts,
+  type VariableOptions,
+  VariableResolver,
+} from './variables.ts';
 import { parseXmpPacket } from './xmp-packet.ts';
 
 const facts: PictureFacts = {
@@ -54,8 +60,22 @@ describe('variables', () => {
   it('write nothing for a known variable the picture has no value for, with a warning', () => {
     const r = resolver({}, {});
     assert.equal(r.resolve('[{serial}][{photographer}][{date}]'), '[][][]');
-    assert.equal(r.warnings.length, 3);
+    assert.deepEqual(r.warnings, [
+      '{serial} had no value for this picture',
+      '{photographer} had no value: the picture names no camera serial',
+      '{date} had no value for this picture',
+    ]);
     assert.deepEqual([...r.unknownVariables], []);
+    // Issue 28: the serial photographers.json lacks is named, and the server can read it back.
+    const unknownCamera = resolver({ photographers: { '999': 'Jane Doe' } }, { serial: '1234' });
+    assert.equal(unknownCamera.resolve('Photo: {photographer} / Agency'), 'Photo:  / Agency');
+    assert.deepEqual(unknownCamera.warnings, ['{photographer} had no value for camera serial 1234']);
+    assert.deepEqual(emptyVariableOf(unknownCamera.warnings[0] ?? ''), {
+      name: 'photographer',
+      serial: '1234',
+    });
+    assert.deepEqual(emptyVariableOf('{date} had no value for this picture'), { name: 'date' });
+    assert.equal(emptyVariableOf('unknown code replacement =x='), undefined);
   });
 
   it('leave unknown variables as written and report them; \\{ writes a brace', () => {

@@ -93,6 +93,29 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * The warning for a variable the picture had no value for (issue 28: "Photo:  / Agency" went out
+ * silently). {photographer} names the camera serial photographers.json lacks ('' = the picture
+ * names none). The server finds these among a stamp's warnings with emptyVariableOf.
+ */
+export function emptyVariableNote(name: string, serial?: string): string {
+  if (serial === undefined) return `{${name}} had no value for this picture`;
+  return serial === ''
+    ? `{${name}} had no value: the picture names no camera serial`
+    : `{${name}} had no value for camera serial ${serial}`;
+}
+
+const emptyNotePattern =
+  /^\{([A-Za-z][A-Za-z0-9_]*)\} had no value(?: for camera serial (.+)|(: the picture names no camera serial))?/;
+
+/** The variable (and camera serial) an emptyVariableNote names, or undefined for other warnings. */
+export function emptyVariableOf(warning: string): { name: string; serial?: string } | undefined {
+  const match = emptyNotePattern.exec(warning);
+  if (!match?.[1]) return undefined;
+  if (match[2] !== undefined) return { name: match[1], serial: match[2] };
+  return match[3] ? { name: match[1], serial: '' } : { name: match[1] };
+}
+
 const variablePattern = /\\\{|\{([A-Za-z][A-Za-z0-9_]*)(?::([^{}]*))?\}/g;
 
 export class VariableResolver {
@@ -151,8 +174,8 @@ export class VariableResolver {
     );
   }
 
-  private missing(name: string): string {
-    const note = `variable {${name}} has no value for this picture`;
+  private missing(name: string, serial?: string): string {
+    const note = emptyVariableNote(name, serial);
     if (!this.warnings.includes(note)) this.warnings.push(note);
     return '';
   }
@@ -188,7 +211,7 @@ export class VariableResolver {
         return facts.iso === undefined ? this.missing(name) : String(facts.iso);
       case 'photographer': {
         const photographer = facts.serial ? options.photographers?.[facts.serial] : undefined;
-        return photographer ?? this.missing(name);
+        return photographer ?? this.missing(name, facts.serial ?? '');
       }
       default: {
         const def = propertyForVariable(name);

@@ -162,6 +162,8 @@ export interface ProjectsTable {
   hold_unstampable: Generated<boolean>;
   /** Stamp the booked event of the capture time into unset fields (issue 13, migration 0019). */
   event_stamping: Generated<boolean>;
+  /** Hold pictures a template variable had no value for (issue 28, migration 0040). */
+  hold_unresolved_variables: Generated<boolean>;
 }
 
 export interface FtpServersTable {

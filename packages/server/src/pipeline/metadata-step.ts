@@ -1,9 +1,9 @@
 // The metadata step of upload processing (spec §1 upload flow): every JPEG that arrives at a
 // project is stamped with the project's template before delivery; other files pass unchanged.
 // A MetadataError is thrown on: processing.ts then keeps the original file and records the error.
-import { isJpeg, isMetadataError } from '@photorelay/xmp/index';
+import { emptyVariableOf, isJpeg, isMetadataError } from '@photorelay/xmp/index';
 import type { AppContext } from '../context.ts';
-import { getHoldSetting, holdJobsOfUpload } from '../modules/metadata/queries.ts';
+import { getHoldSetting, getVariableHoldSetting, holdJobsOfUpload } from '../modules/metadata/queries.ts';
 import { loadStampOptions, loadTemplate, readFirstBytes, stampBlob } from '../modules/metadata/stamping.ts';
 import type { ProcessedFile, ProcessingStep, UploadToProcess } from './processing.ts';
 
@@ -41,6 +41,7 @@ async function stampUpload(
     throw error;
   }
   const warnings = [...optionWarnings, ...stamped.warnings];
+  await holdIfVariablesEmpty(ctx, upload, warnings);
   return {
     blobKey: stamped.blobKey,
     size: stamped.size,
@@ -53,4 +54,16 @@ async function stampUpload(
       },
     },
   };
+}
+
+/**
+ * Issue 28 item 5: a variable without a value for this picture ("{photographer} had no value for
+ * camera serial 1234") is sent as it is (default) or, with the project's setting, its deliveries
+ * wait as 'held' like an unstampable picture's and are released the same way ('retry now').
+ */
+async function holdIfVariablesEmpty(ctx: AppContext, upload: UploadToProcess, warnings: string[]) {
+  // The test image (id 0) has no deliveries to hold.
+  if (upload.id === 0 || !warnings.some((warning) => emptyVariableOf(warning))) return;
+  const setting = await getVariableHoldSetting(ctx.db, upload.teamId, upload.projectId);
+  if (setting?.hold_unresolved_variables) await holdJobsOfUpload(ctx.db, upload.id);
 }

@@ -1,5 +1,5 @@
 // Issue 15: the project's metadata settings ("hold pictures that cannot be stamped").
-import type { MetadataSettings } from '@photorelay/contract/metadata';
+import type { MetadataSettings, PutMetadataSettingsBody } from '@photorelay/contract/metadata';
 import * as routes from '@photorelay/contract/metadata';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callRoute } from './call.ts';
@@ -19,9 +19,10 @@ export function useSaveMetadataSettings(teamUuid: string, projectId: number) {
   const queryClient = useQueryClient();
   const key = settingsKey(teamUuid, projectId);
   return useMutation({
-    mutationFn: (settings: MetadataSettings) =>
+    mutationFn: (settings: PutMetadataSettingsBody) =>
       callRoute(routes.putMetadataSettings, { teamUuid, params: { id: projectId }, body: settings }),
-    onSuccess: (_result, settings) => queryClient.setQueryData(key, settings),
+    onSuccess: (_result, settings) =>
+      queryClient.setQueryData<MetadataSettings>(key, (old) => (old ? { ...old, ...settings } : undefined)),
     onError: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }

@@ -8,6 +8,7 @@ import SendOutlinedIcon from '@mui/icons-material/SendOutlined';
 import { Box, Button, Checkbox, Chip, IconButton, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { PictureDelivery, PictureRow } from '../api/picture-log.ts';
+import { useEmptyVariableText } from './empty-variable.ts';
 import { FailureCauseLine } from './failure-cause.tsx';
 import { formatCompactDateTime, formatSize } from './format.ts';
 import { MetadataNotes } from './metadata-notes.tsx';
@@ -77,6 +78,7 @@ export function PictureLogRow({
 }) {
   const { t } = useTranslation('jobLog');
   const label = useDeliveryLabel();
+  const emptyVariableText = useEmptyVariableText();
   const retryable = picture.deliveries.filter((d) => d.canRetry && d.state !== 'succeeded');
   const time = formatCompactDateTime(picture.receivedAt, now, language);
   const size = formatSize(picture.filesize, language);
@@ -137,6 +139,17 @@ export function PictureLogRow({
             teamUuid={teamUuid}
             canRelease={picture.deliveries.some((d) => d.canRetry)}
           />
+          {picture.emptyVariables.map((empty) => (
+            <Typography
+              key={empty.name}
+              variant="body2"
+              color="warning.dark"
+              sx={{ overflowWrap: 'anywhere' }}
+              data-testid="picture-empty-variable"
+            >
+              {emptyVariableText(empty)}
+            </Typography>
+          ))}
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.75, mt: 0.75 }}>
             {picture.deliveries.map((d) => (
               <Chip

@@ -303,14 +303,12 @@ for (const protocol of ['ftp', 'ftps', 'sftp'] as const) {
           ? /authentication methods failed/i.test(err.message)
           : /^530 Login incorrect/.test(err.message);
       });
-      await assert.rejects(
-        testDestination({ ...settings(protocol), path: 'no/such/folder' }),
-        (err: Error) => {
-          return protocol === 'sftp'
-            ? /no such/i.test(err.message)
-            : /^550 No such directory/.test(err.message);
-        },
+      // A missing folder is made, as the first delivery would (issue 28; test-command.int.test.ts).
+      assert.equal(
+        await testDestination({ ...settings(protocol), path: `agency/${protocol}/made/by/test` }),
+        'Success!!!',
       );
+      assert.ok(fs.statSync(backend.fileOf(7, `agency/${protocol}/made/by/test`)).isDirectory());
     });
   });
 }

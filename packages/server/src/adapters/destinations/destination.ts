@@ -74,7 +74,10 @@ export interface DestinationClient {
     fileName: string,
     options?: UploadOptions,
   ): Promise<UploadResult>;
-  /** Enters `path` ('' = login folder) and lists it; returns a short summary like '3 entries'. Creates nothing. */
+  /**
+   * Enters `path` ('' = login folder), creating it (with parents) when missing as upload does,
+   * and lists it; returns a short summary like '3 entries'.
+   */
   test(path: string): Promise<string>;
   /** True once the connection is gone (closed, or failed): the pool drops it. */
   readonly closed: boolean;

@@ -121,7 +121,8 @@ class FtpDestination implements DestinationClient {
   async test(path: string): Promise<string> {
     try {
       this.current = null;
-      await this.enter(normalizeRemoteDir(path), false);
+      // As delivery does: a missing folder is made (issue 28), so the Test proves the first file can land.
+      await this.enter(normalizeRemoteDir(path), true);
       const entries = await this.client.list();
       return `${entries.length} entries`;
     } catch (err) {

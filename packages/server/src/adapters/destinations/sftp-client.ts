@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SFTPWrapper, Client as SshClient } from 'ssh2';
+import type { AuthHandlerMiddleware, SFTPWrapper, Client as SshClient } from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
 import type { FilePart } from '../storage/file-parts.ts';
 import {
@@ -57,6 +57,7 @@ export async function connectSftp(
       username: settings.username,
       password: settings.password,
       tryKeyboard: true,
+      authHandler: oneLoginTry(),
       readyTimeout: settings.timeoutMs ?? 30_000,
       hostVerifier: () => true,
     });
@@ -65,6 +66,27 @@ export async function connectSftp(
     throw asDestinationError(err);
   }
   return new SftpDestination(sftp, () => closed);
+}
+
+/**
+ * Asks the server which methods it takes ('none'), then tries the password once: as
+ * 'password' when offered, else as the answer to 'keyboard-interactive'. ssh2's own order tried
+ * keyboard-interactive after a refused password, so a server that waits after each failure
+ * (OpenSSH with PAM: about 2 s) answered a wrong password in 6.1 s against 0.4 s for a right
+ * one (issue 28). A refused password is final.
+ */
+function oneLoginTry(): AuthHandlerMiddleware {
+  let tried = false;
+  return (methodsLeft, _partialSuccess, next) => {
+    // ssh2 takes false as "give up" (its types leave it out).
+    const giveUp = () => (next as unknown as (method: false) => void)(false);
+    if (methodsLeft === null) return next('none');
+    if (tried) return giveUp();
+    tried = true;
+    if (methodsLeft.includes('password')) return next('password');
+    if (methodsLeft.includes('keyboard-interactive')) return next('keyboard-interactive');
+    return giveUp();
+  };
 }
 
 function asDestinationError(err: unknown): Error {
@@ -160,7 +182,10 @@ class SftpDestination implements DestinationClient {
 
   async test(dir: string): Promise<string> {
     try {
-      const entries = await this.sftp.list(normalizeRemoteDir(dir) || '.');
+      const folder = normalizeRemoteDir(dir) || '.';
+      // As delivery does: a missing folder is made (issue 28), so the Test proves the first file can land.
+      if ((await this.sftp.exists(folder)) !== 'd') await this.makeDir(folder);
+      const entries = await this.sftp.list(folder);
       return `${entries.length} entries`;
     } catch (err) {
       throw asDestinationError(err);

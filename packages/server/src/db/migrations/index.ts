@@ -26,6 +26,7 @@ import * as jobLogIndexes from './0035-job-log-indexes.ts';
 import * as loginNamesFeedTokens from './0036-login-names-feed-tokens.ts';
 import * as filenameTrigram from './0037-filename-trigram.ts';
 import * as teamEventFlags from './0039-team-event-flags.ts';
+import * as holdUnresolvedVariables from './0040-hold-unresolved-variables.ts';
 
 // Applied in key order; a landed migration is never edited, new ones are appended.
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0036-login-names-feed-tokens': loginNamesFeedTokens,
   '0037-filename-trigram': filenameTrigram,
   '0039-team-event-flags': teamEventFlags,
+  '0040-hold-unresolved-variables': holdUnresolvedVariables,
 };

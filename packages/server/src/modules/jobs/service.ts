@@ -1,6 +1,7 @@
 import { AppError } from '@photorelay/contract/errors';
 import type { Job, ListPicturesResponse, PictureFilter, PictureRow } from '@photorelay/contract/jobs';
 import { exifTextsLeft } from '@photorelay/xmp/index';
+import { emptyVariableOf } from '@photorelay/xmp/variables';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
 import * as queue from '../../pipeline/retry.ts';
@@ -165,6 +166,13 @@ const stampWarnings = (detail: unknown): string[] => {
   return Array.isArray(warnings) ? warnings.filter((w): w is string => typeof w === 'string') : [];
 };
 
+/** Issue 28: the variables the metadata step found empty for this picture (from its warnings). */
+const emptyVariablesOf = (detail: unknown) =>
+  stampWarnings(detail).flatMap((warning) => {
+    const empty = emptyVariableOf(warning);
+    return empty ? [empty] : [];
+  });
+
 /** Issue 28: the job log, one picture a row with its deliveries, and the destinations failing now. */
 export async function listPictures(
   db: Db,
@@ -205,6 +213,7 @@ export async function listPictures(
       cause: scriptFailure ? causeOf(scriptFailure, '') : null,
       unstamped: unstampedReason(r.processing_detail),
       exifNotUpdated: exifTextsLeft(stampWarnings(r.processing_detail)),
+      emptyVariables: emptyVariablesOf(r.processing_detail),
       canSendAgain:
         canWrite && r.duplicate_of === null && (r.state === 'processed' || r.state === 'failed') && !waiting,
       deliveries: jobs.map((j) => {

@@ -46,9 +46,9 @@ test('unstampable pictures: delivered unstamped with the reason, or held and rel
 
   // The setting: off by default, bad input refused and nothing changed.
   const settings = `${base}/project/${projectId}/metadatasettings`;
-  assert.deepEqual((await c.get(settings)).body, { holdUnstampable: false });
+  assert.deepEqual((await c.get(settings)).body, { holdUnstampable: false, holdUnresolvedVariables: false });
   assert.equal((await c.put(settings, { holdUnstampable: 'yes' })).status, 400);
-  assert.deepEqual((await c.get(settings)).body, { holdUnstampable: false });
+  assert.deepEqual((await c.get(settings)).body, { holdUnstampable: false, holdUnresolvedVariables: false });
 
   // Off: the job goes ahead, the processing detail tells why the file is unstamped.
   await ftpUpload(server.running.ingest?.ftpPort, account, 'BROKEN_1.JPG', unstampable);
@@ -64,7 +64,7 @@ test('unstampable pictures: delivered unstamped with the reason, or held and rel
 
   // On: the next such picture is held, visible, and released by 'retry now'.
   assert.equal((await c.put(settings, { holdUnstampable: true })).status, 200);
-  assert.deepEqual((await c.get(settings)).body, { holdUnstampable: true });
+  assert.deepEqual((await c.get(settings)).body, { holdUnstampable: true, holdUnresolvedVariables: false });
   await ftpUpload(server.running.ingest?.ftpPort, account, 'BROKEN_2.JPG', unstampable);
   const held = await listJobs(c, base, projectId, 'BROKEN_2.JPG', (job) => job.state === 'held');
   assert.equal(held.canRetry, true);

@@ -200,7 +200,24 @@ export const setHoldSetting = (db: Db, teamId: number, projectId: number, hold: 
     .where('id', '=', projectId)
     .executeTakeFirst();
 
-/** Holds an upload's waiting deliveries (its file could not be stamped); release is 'retry now'. */
+/** Issue 28: whether the project holds pictures a template variable had no value for. */
+export const getVariableHoldSetting = (db: Db, teamId: number, projectId: number) =>
+  db
+    .selectFrom('projects')
+    .select('hold_unresolved_variables')
+    .where('team_id', '=', teamId)
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+
+export const setVariableHoldSetting = (db: Db, teamId: number, projectId: number, hold: boolean) =>
+  db
+    .updateTable('projects')
+    .set({ hold_unresolved_variables: hold })
+    .where('team_id', '=', teamId)
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+
+/** Holds an upload's waiting deliveries (its file could not be stamped, or a variable had no value); release is 'retry now'. */
 export const holdJobsOfUpload = (db: Db, uploadId: number) =>
   db
     .updateTable('jobs')

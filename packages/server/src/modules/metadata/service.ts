@@ -259,21 +259,32 @@ export async function downloadXmpFile(
   return { filename: safeFileName(project.name, '.xmp'), content: templateToXmpSidecar(template) };
 }
 
-/** Issue 15: whether the project holds pictures that cannot be stamped. */
+/** Issue 15: whether the project holds pictures that cannot be stamped; issue 28: or with an empty variable. */
 export async function getSettings(ctx: AppContext, member: Member, projectId: number) {
   const project = await requireProject(ctx, member, projectId, 'read');
-  const row = await q.getHoldSetting(ctx.db, member.teamId, project.id);
-  return { holdUnstampable: row?.hold_unstampable ?? false };
+  const [row, variables] = await Promise.all([
+    q.getHoldSetting(ctx.db, member.teamId, project.id),
+    q.getVariableHoldSetting(ctx.db, member.teamId, project.id),
+  ]);
+  return {
+    holdUnstampable: row?.hold_unstampable ?? false,
+    holdUnresolvedVariables: variables?.hold_unresolved_variables ?? false,
+  };
 }
 
 export async function setSettings(
   ctx: AppContext,
   member: Member,
   projectId: number,
-  settings: { holdUnstampable: boolean },
+  settings: { holdUnstampable?: boolean; holdUnresolvedVariables?: boolean },
 ) {
   const project = await requireProject(ctx, member, projectId, 'write');
-  await q.setHoldSetting(ctx.db, member.teamId, project.id, settings.holdUnstampable);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (settings.holdUnstampable !== undefined)
+      await q.setHoldSetting(trx, member.teamId, project.id, settings.holdUnstampable);
+    if (settings.holdUnresolvedVariables !== undefined)
+      await q.setVariableHoldSetting(trx, member.teamId, project.id, settings.holdUnresolvedVariables);
+  });
 }
 
 /**

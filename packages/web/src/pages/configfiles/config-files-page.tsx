@@ -42,6 +42,7 @@ import { RemoveButton } from '../../ui/remove-button.tsx';
 import { describeError } from '../../ui/report-error.ts';
 import { useCurrentTeam } from '../../ui/session.ts';
 import { replacedFileId } from './config-file-rules.ts';
+import { PhotographersHelp } from './photographers-help.tsx';
 
 function UploadArea({ teamUuid, files }: { teamUuid: string; files: readonly ConfigFile[] }) {
   const { t } = useTranslation('configFiles');
@@ -253,6 +254,9 @@ function ConfigFiles({ teamUuid }: { teamUuid: string }) {
       <PageHeader title={t('title')} subtitle={t('subtitle')} icon={<DescriptionOutlinedIcon />} />
       <Card>
         <UploadArea teamUuid={teamUuid} files={list} />
+        <Box sx={{ borderTop: 1, borderColor: 'divider' }}>
+          <PhotographersHelp />
+        </Box>
         <Box sx={{ borderTop: 1, borderColor: 'divider' }}>
           <FilesTable teamUuid={teamUuid} files={list} loading={files.isPending} />
         </Box>

@@ -315,7 +315,9 @@ export function ServerForm({
       <ConfirmDialog
         open={confirmSave}
         title={tl('saveAfterFailedTest.title')}
-        message={tl('saveAfterFailedTest.text')}
+        message={tl('saveAfterFailedTest.text', {
+          error: result && !result.ok ? result.text.replace(/\.$/, '') : '',
+        })}
         confirmLabel={t('save')}
         cancelLabel={tc('actions.cancel')}
         busy={save.isPending || create.isPending}

@@ -6,6 +6,7 @@ import { useXmpProperties, useXmpValues } from '../../api/metadata.ts';
 import { useCurrentTeam } from '../../ui/session.ts';
 import { EventStampSetting } from './metadata/event-stamp-setting.tsx';
 import { HoldSetting } from './metadata/hold-setting.tsx';
+import { VariableHoldSetting } from './metadata/variable-hold-setting.tsx';
 import { MetadataEditor } from './prefetch.ts';
 
 export function MetadataTab({ project }: { project: Project }) {
@@ -15,6 +16,7 @@ export function MetadataTab({ project }: { project: Project }) {
   return (
     <>
       <HoldSetting teamUuid={team.teamid} projectId={project.id} canWrite={project.canWrite} />
+      <VariableHoldSetting teamUuid={team.teamid} projectId={project.id} canWrite={project.canWrite} />
       <EventStampSetting teamUuid={team.teamid} projectId={project.id} canWrite={project.canWrite} />
       {/* A new project (or team) starts a fresh editor: no edits or state carry over. */}
       <MetadataEditor

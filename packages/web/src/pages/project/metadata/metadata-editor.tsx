@@ -20,6 +20,7 @@ import {
 import { MetadataToolbar } from './metadata-toolbar.tsx';
 import { PropertyList } from './property-list.tsx';
 import { TestImageCard } from './test-image-preview.tsx';
+import { VariableFieldsNotice } from './variable-fields.tsx';
 import { XmpUploadCard } from './xmp-upload.tsx';
 
 /** The import and preview stay in view beside the long property list (below the 64 px top bar). */
@@ -113,6 +114,7 @@ export function MetadataEditor({ teamUuid, projectId, canWrite, properties, valu
           onHideUnset={changeHideUnset}
           onClear={() => setConfirmClear(true)}
         />
+        <VariableFieldsNotice />
         <Grid container spacing={2} sx={{ alignItems: 'flex-start' }}>
           <Grid size={{ xs: 12, lg: 8 }}>
             <PropertyList

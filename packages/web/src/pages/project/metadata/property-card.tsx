@@ -11,11 +11,12 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { memo } from 'react';
+import { memo, useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSetXmpMode, type XmpMode, type XmpProperty } from '../../../api/metadata.ts';
 import { useMetadata } from './metadata-context.tsx';
 import { modeOptions } from './metadata-model.ts';
+import { ModeActivationContext } from './mode-activation.ts';
 import { titleOf, typeName } from './value-input.tsx';
 import { FieldEditor } from './value-inputs.tsx';
 
@@ -107,10 +108,18 @@ type Props = { property: XmpProperty; mode: XmpMode };
 
 export const PropertyCard = memo(function PropertyCard({ property, mode }: Props) {
   const { t } = useTranslation('metadataTab');
-  const { language, debug, canWrite } = useMetadata();
+  const { language, debug, canWrite, teamUuid, projectId } = useMetadata();
   const title = titleOf(property, language);
   const description = property.desc[language] || property.desc.en;
-  const disabled = mode === 'off' || !canWrite;
+  const disabled = !canWrite;
+  const setMode = useSetXmpMode(teamUuid, projectId);
+  // Typing into an off property turns it on: Replace where the property allows it (issue 28).
+  const activate = useCallback(() => {
+    if (mode !== 'off' || !canWrite || setMode.isPending) return;
+    const options = modeOptions(property).filter((option) => option !== 'off');
+    const next = options.includes('replace') ? 'replace' : options[0];
+    if (next) setMode.mutate({ propertyId: property.id, mode: next });
+  }, [mode, canWrite, setMode, property]);
   return (
     <Paper
       variant="outlined"
@@ -154,7 +163,9 @@ export const PropertyCard = memo(function PropertyCard({ property, mode }: Props
         <ModeSelect property={property} mode={mode} />
       </Stack>
       <Box sx={{ mt: 1.5, opacity: mode === 'off' ? 0.85 : 1 }}>
-        <FieldEditor def={property} disabled={disabled} />
+        <ModeActivationContext.Provider value={activate}>
+          <FieldEditor def={property} disabled={disabled} />
+        </ModeActivationContext.Provider>
       </Box>
     </Paper>
   );

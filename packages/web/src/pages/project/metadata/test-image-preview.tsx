@@ -14,6 +14,7 @@ import {
   processImageDetail,
   useProcessImage,
 } from '../../../api/metadata.ts';
+import { emptyVariableOf, useEmptyVariableText } from '../../../ui/empty-variable.ts';
 import { formatSize } from '../../../ui/format.ts';
 import { type PositionedFailure, splitPositionedError } from '../../../ui/positioned-error.ts';
 import { PositionedFailureAlert } from '../../../ui/positioned-failure.tsx';
@@ -38,6 +39,7 @@ export function TestImageCard({
   flush?: () => Promise<unknown>;
 }) {
   const { t, i18n } = useTranslation('metadataTab');
+  const emptyVariableText = useEmptyVariableText();
   const language = i18n.resolvedLanguage === 'de' ? 'de' : 'en';
   const { enqueueSnackbar } = useSnackbar();
   const process = useProcessImage(teamUuid);
@@ -181,11 +183,19 @@ export function TestImageCard({
                       })}
                     </Box>
                   )}
-                  {result.warnings.slice(0, 20).map((warning) => (
-                    <Box component="li" key={warning} sx={{ fontSize: 13 }}>
-                      {warning}
-                    </Box>
-                  ))}
+                  {result.warnings.slice(0, 20).map((warning) => {
+                    const empty = emptyVariableOf(warning);
+                    return (
+                      <Box
+                        component="li"
+                        key={warning}
+                        sx={{ fontSize: 13 }}
+                        data-testid={empty ? 'xmp-preview-empty-variable' : undefined}
+                      >
+                        {empty ? emptyVariableText(empty) : warning}
+                      </Box>
+                    );
+                  })}
                 </Stack>
               </Alert>
             )}

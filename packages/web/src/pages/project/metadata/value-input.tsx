@@ -2,6 +2,7 @@
 // status, checks, counter and variable menu, and what the inputs of every property type share.
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import CloseIcon from '@mui/icons-material/Close';
+import DataObjectOutlinedIcon from '@mui/icons-material/DataObjectOutlined';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
 import { Box, CircularProgress, IconButton, InputAdornment, TextField, Tooltip } from '@mui/material';
@@ -12,9 +13,11 @@ import {
   type ChangeEvent,
   createContext,
   type KeyboardEvent,
+  type MouseEvent,
   type ReactNode,
   useContext,
   useMemo,
+  useRef,
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +26,8 @@ import type { FieldStatus } from './editor-store.ts';
 import { errorText } from './error-text.ts';
 import { useDraft, useFieldStatus, useMetadata } from './metadata-context.tsx';
 import { checkInput } from './metadata-model.ts';
-import { insertVariable, openedVariable, VariableMenu } from './variable-menu.tsx';
+import { useModeActivation } from './mode-activation.ts';
+import { insertVariable, insertVariableAt, openedVariable, VariableMenu } from './variable-menu.tsx';
 
 /** Texts that are usually longer than a line get a growing text area. */
 export const longTexts = new Set([
@@ -139,7 +143,11 @@ export function ValueInput({
   const [variableAt, setVariableAt] = useState<{
     input: HTMLInputElement | HTMLTextAreaElement;
     caret: number;
+    /** Opened by the "Insert variable" button: the whole "{name}" goes in, replacing a selection up to here. */
+    button?: { anchor: HTMLElement; end: number };
   }>();
+  const inputRef = useRef<HTMLInputElement | HTMLTextAreaElement>(null);
+  const activateMode = useModeActivation();
   const key = slotKey(slot);
   const draft = useDraft(key);
   const status = useFieldStatus(key);
@@ -157,15 +165,17 @@ export function ValueInput({
   const onChange = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     const next = event.target.value;
     if (next === '') keepItem?.();
+    activateMode?.();
     store.edit(slot, next, !checkInput(slot.ids, next).problem);
     const caret = event.target.selectionStart ?? next.length;
     if (openedVariable(text, next, caret)) setVariableAt({ input: event.target, caret });
   };
   const pickVariable = (name: string) => {
     if (!variableAt) return;
-    const { input, caret } = variableAt;
+    const { input, caret, button } = variableAt;
     setVariableAt(undefined);
-    const next = insertVariable(text, caret, name);
+    const next = button ? insertVariableAt(text, caret, button.end, name) : insertVariable(text, caret, name);
+    activateMode?.();
     store.edit(slot, next.text, !checkInput(slot.ids, next.text).problem);
     // The menu gives focus back to the input; the caret goes after the inserted variable.
     requestAnimationFrame(() => {
@@ -219,10 +229,33 @@ export function ValueInput({
       </Box>
     ) : undefined;
 
+  const openVariableMenu = (event: MouseEvent<HTMLElement>) => {
+    const input = inputRef.current;
+    if (!input) return;
+    const caret = input.selectionStart ?? text.length;
+    const end = input.selectionEnd ?? caret;
+    setVariableAt({ input, caret, button: { anchor: event.currentTarget, end } });
+  };
+  // A plain title, not a MUI Tooltip: the tab has a hundred inputs, each with this button (issue 16).
+  const insertButton = canWrite && !disabled && (
+    <IconButton
+      size="small"
+      edge="end"
+      aria-label={t('insertVariable')}
+      title={t('insertVariable')}
+      // Keeps the caret where it is: the variable goes there.
+      onMouseDown={(event) => event.preventDefault()}
+      onClick={openVariableMenu}
+      data-testid="xmp-insert-variable"
+    >
+      <DataObjectOutlinedIcon fontSize="small" />
+    </IconButton>
+  );
+
   return (
     <>
       <VariableMenu
-        anchor={variableAt?.input ?? null}
+        anchor={variableAt?.button?.anchor ?? variableAt?.input ?? null}
         language={language}
         onPick={pickVariable}
         onClose={() => setVariableAt(undefined)}
@@ -235,7 +268,7 @@ export function ValueInput({
         onChange={onChange}
         onKeyDown={onKeyDown}
         disabled={disabled}
-        placeholder={disabled && canWrite && text === '' ? t('chooseMode') : undefined}
+        inputRef={inputRef}
         multiline={multiline}
         minRows={multiline ? (roomyTexts.has(slot.ids) ? 2 : 1) : undefined}
         maxRows={multiline ? 10 : undefined}
@@ -253,9 +286,10 @@ export function ValueInput({
               </InputAdornment>
             ) : undefined,
             endAdornment:
-              status || actions ? (
+              status || actions || insertButton ? (
                 <InputAdornment position="end" sx={{ gap: 0.5, ...(multiline ? topAligned : {}) }}>
                   <StatusIcon status={status} />
+                  {insertButton}
                   {actions}
                 </InputAdornment>
               ) : undefined,

@@ -34,6 +34,17 @@ export function insertVariable(text: string, caret: number, name: string): { tex
   return { text: text.slice(0, caret) + completion + text.slice(caret), caret: caret + completion.length };
 }
 
+/** `text` with "{name}" put between `start` and `end` (a selection is replaced); the caret goes after it. */
+export function insertVariableAt(
+  text: string,
+  start: number,
+  end: number,
+  name: string,
+): { text: string; caret: number } {
+  const variable = `{${name}}`;
+  return { text: text.slice(0, start) + variable + text.slice(end), caret: start + variable.length };
+}
+
 export function VariableMenu({
   anchor,
   language,
