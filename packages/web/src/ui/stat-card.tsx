@@ -37,7 +37,12 @@ export function StatCard({ label, value, icon, tone, dense = false, testId }: Pr
             {icon}
           </Box>
           <Box sx={{ minWidth: 0 }}>
-            <Typography variant="body2" color="text.secondary" noWrap>
+            {/* Wraps instead of cutting ("Files rece…" on a phone, issue 28 item 6); hyphens for German. */}
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ hyphens: 'auto', overflowWrap: 'break-word' }}
+            >
               {label}
             </Typography>
             <Typography
