@@ -172,6 +172,16 @@ describe('every screen on a desktop and a phone, in English and German', () => {
         url: `/project/${tab}?id=${projectId}`,
         ready: tab === 'protocol' ? '[data-testid="picture-row"]' : 'main h1',
       })),
+      {
+        name: 'project-deliveries',
+        who: 'owner',
+        url: `/project/protocol?id=${projectId}`,
+        ready: '[data-testid="protocol-view-deliveries"]',
+        open: async (page) => {
+          await page.getByTestId('protocol-view-deliveries').click();
+          await page.getByTestId('job-row').first().waitFor();
+        },
+      },
       { name: 'new-project', who: 'owner', url: `/newproject?parentfolder=${folderId}`, ready: 'main h1' },
       {
         name: 'ftpservers',
@@ -255,6 +265,18 @@ describe('every screen on a desktop and a phone, in English and German', () => {
     });
   };
 
+  /** What reaches past the right edge: the first few elements, to say what to fix. */
+  const reachingPast = (page: Page, width: number) =>
+    page.evaluate(
+      (edge) =>
+        Array.from(document.body.querySelectorAll('*'))
+          .filter((element) => element.getBoundingClientRect().right > edge)
+          .slice(0, 5)
+          .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).split(' ')[0]}`)
+          .join(', '),
+      width,
+    );
+
   for (const language of ['en', 'de'] as const)
     for (const width of [1366, 390])
       it(`${width} px, ${language}: no sideways scrolling, axe finds nothing serious`, async () => {
@@ -281,7 +303,12 @@ describe('every screen on a desktop and a phone, in English and German', () => {
           try {
             await page.goto(screen.url);
             await page.locator(screen.ready).first().waitFor();
-            await page.waitForLoadState('networkidle').catch(() => {});
+            // Placeholders and spinners gone: the screen shows its data.
+            await page
+              .locator('main .MuiSkeleton-root, main [role="progressbar"]')
+              .first()
+              .waitFor({ state: 'detached', timeout: 5000 })
+              .catch(() => {});
             await screen.open?.(page);
           } catch (error) {
             failures.push(`${where}: did not show (${(error as Error).message.split('\n')[0]})`);
@@ -289,7 +316,19 @@ describe('every screen on a desktop and a phone, in English and German', () => {
             continue;
           }
           const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-          if (scrollWidth > width) failures.push(`${where}: ${scrollWidth} px wide`);
+          // A table in a sideways-scrolling box keeps the page narrow but hides its right-hand
+          // columns on a phone: every cell must be in sight.
+          const hiddenCells = await page.evaluate(
+            (edge) =>
+              Array.from(document.querySelectorAll('main tbody td')).filter((cell) => {
+                const box = cell.getBoundingClientRect();
+                return box.width > 0 && box.right > edge + 1;
+              }).length,
+            width,
+          );
+          if (hiddenCells > 0) failures.push(`${where}: ${hiddenCells} table cells out of sight`);
+          if (scrollWidth > width)
+            failures.push(`${where}: ${scrollWidth} px wide (${await reachingPast(page, width)})`);
           for (const problem of await seriousA11yProblems(page, 'body'))
             failures.push(`${where}: ${problem}`);
           if (width === 390) await settledScreenshot(page, `every-${screen.name}-${width}-${language}`);

@@ -37,8 +37,11 @@ function stackedOnPhones(columns: readonly DataTableColumn[]): SxProps<Theme> {
   );
   return (theme) => ({
     [theme.breakpoints.down('sm')]: {
+      position: 'relative',
       '& > thead': {
         position: 'absolute',
+        top: 0,
+        left: 0,
         width: 1,
         height: 1,
         overflow: 'hidden',

@@ -231,7 +231,8 @@ export const EntryRow = memo(function EntryRow({
     <button
       type="button"
       className="flags"
-      aria-label={labels.actions.flags}
+      // The name holds the count shown (WCAG 2.5.3): "Flags: 0 of 17".
+      aria-label={`${labels.actions.flags}: ${labels.flags(countFlags(entry.flags))}`}
       data-testid="entry-flags"
       onClick={(event) => onFlags(event.currentTarget, entry)}
     >
