@@ -12,13 +12,23 @@ type Props = {
 
 export function CardHeading({ title, subtitle, icon, actions }: Props) {
   return (
+    // On a phone the things on the right move below the title instead of squeezing it into a
+    // column a word wide and pushing themselves past the card's edge (issue 28 item 6).
     <Stack
       direction="row"
+      useFlexGap
       spacing={1.5}
-      sx={{ px: 2.5, py: 2, alignItems: 'center', borderBottom: 1, borderColor: 'divider' }}
+      sx={{
+        px: 2.5,
+        py: 2,
+        alignItems: 'center',
+        flexWrap: 'wrap',
+        borderBottom: 1,
+        borderColor: 'divider',
+      }}
     >
       {icon}
-      <Box sx={{ flex: 1, minWidth: 0 }}>
+      <Box sx={{ flex: '1 1 220px', minWidth: 0 }}>
         <Typography variant="h6" component="h2">
           {title}
         </Typography>
@@ -26,7 +36,11 @@ export function CardHeading({ title, subtitle, icon, actions }: Props) {
           {subtitle}
         </Typography>
       </Box>
-      {actions}
+      {actions && (
+        <Stack direction="row" useFlexGap spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          {actions}
+        </Stack>
+      )}
     </Stack>
   );
 }

@@ -11,7 +11,67 @@ import {
   TableHead,
   TableRow,
 } from '@mui/material';
+import type { SxProps, Theme } from '@mui/material/styles';
 import { Fragment, type Key, type ReactNode } from 'react';
+
+/**
+ * Below 600 px each row becomes a card: its cells one under the other, each under its column's
+ * name, instead of a wide table that hides its right-hand columns behind a sideways scroll
+ * (issue 28 item 6). The header row stays for screen readers. Nested tables keep their layout.
+ */
+function stackedOnPhones(columns: readonly DataTableColumn[]): SxProps<Theme> {
+  const row = '& > tbody > tr';
+  const cell = `${row} > td`;
+  const labels = Object.fromEntries(
+    columns.flatMap((column, index) =>
+      column.labelHidden || !column.label
+        ? []
+        : [
+            [
+              `${cell}:nth-of-type(${index + 1})::before`,
+              // '/ ""': the label is drawn, not read twice (the header row names the cell).
+              { content: `${JSON.stringify(column.label)} / ""` },
+            ],
+          ],
+    ),
+  );
+  return (theme) => ({
+    [theme.breakpoints.down('sm')]: {
+      position: 'relative',
+      '& > thead': {
+        position: 'absolute',
+        top: 0,
+        left: 0,
+        width: 1,
+        height: 1,
+        overflow: 'hidden',
+        clip: 'rect(0 0 0 0)',
+        whiteSpace: 'nowrap',
+      },
+      '& > tbody, & > tbody > tr, & > tbody > tr > td': { display: 'block' },
+      [row]: { py: 1, borderBottom: 1, borderColor: 'divider' },
+      [cell]: {
+        border: 'none',
+        py: 0.5,
+        px: 2,
+        minWidth: 0,
+        maxWidth: 'none',
+        textAlign: 'left',
+        whiteSpace: 'normal',
+        overflowWrap: 'anywhere',
+      },
+      [`${cell}::before`]: {
+        display: 'block',
+        color: 'text.secondary',
+        fontSize: '0.75rem',
+        fontWeight: 600,
+      },
+      ...labels,
+      // A detail row spanning all columns is not one column's value.
+      [`${cell}[colspan]::before`]: { content: 'none' },
+    },
+  });
+}
 
 export type DataTableColumn = {
   /** Also the column's key: unique within a table ('' for one unnamed column, e.g. an expander). */
@@ -67,7 +127,7 @@ export function DataTable<Row>({
   if (rows.length === 0) return empty;
   return (
     <TableContainer>
-      <Table size={size} data-testid={testId} aria-label={ariaLabel}>
+      <Table size={size} data-testid={testId} aria-label={ariaLabel} sx={stackedOnPhones(columns)}>
         <TableHead>
           <TableRow>
             {columns.map((column) => (

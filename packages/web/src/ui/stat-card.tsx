@@ -21,7 +21,14 @@ export function StatCard({ label, value, icon, tone, dense = false, testId }: Pr
   return (
     <Card sx={{ height: '100%' }}>
       <CardContent sx={{ p: padding, '&:last-child': { pb: padding } }}>
-        <Stack direction="row" spacing={dense ? 1.75 : 2} sx={{ alignItems: 'center' }}>
+        {/* In a narrow card (two to a phone's row) the text moves below the icon and takes the
+            card's width; the label wraps between words ("Files rece…" before, issue 28 item 6). */}
+        <Stack
+          direction="row"
+          useFlexGap
+          spacing={dense ? 1.75 : 2}
+          sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+        >
           <Box
             sx={{
               width: tile,
@@ -36,8 +43,8 @@ export function StatCard({ label, value, icon, tone, dense = false, testId }: Pr
           >
             {icon}
           </Box>
-          <Box sx={{ minWidth: 0 }}>
-            <Typography variant="body2" color="text.secondary" noWrap>
+          <Box sx={{ flex: '1 1 110px', minWidth: 0 }}>
+            <Typography variant="body2" color="text.secondary" sx={{ hyphens: 'auto' }}>
               {label}
             </Typography>
             <Typography

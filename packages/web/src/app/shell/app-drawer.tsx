@@ -7,6 +7,7 @@ import {
   Button,
   Drawer,
   List,
+  ListItem,
   ListItemButton,
   ListItemIcon,
   ListItemText,
@@ -46,58 +47,64 @@ function DrawerContent({ teamUuid, onNavigate }: { teamUuid: string; onNavigate?
       data-testid="drawer-content"
     >
       <List disablePadding sx={{ px: 1, mb: 1 }}>
-        <ListItemButton
-          dense
-          component={RouterLink}
-          to="/"
-          selected={pathname === '/'}
-          onClick={onNavigate}
-          sx={{ minHeight: 36 }}
-        >
-          <ListItemIcon sx={{ minWidth: 32 }}>
-            <DashboardOutlinedIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText
-            primary={t('drawer.dashboard')}
-            slotProps={{ primary: { noWrap: true, sx: { fontWeight: 500 } } }}
-          />
-        </ListItemButton>
-        <ListItemButton
-          dense
-          component={RouterLink}
-          to="/pictures"
-          selected={pathname === '/pictures'}
-          onClick={onNavigate}
-          sx={{ minHeight: 36 }}
-          data-testid="drawer-pictures"
-        >
-          <ListItemIcon sx={{ minWidth: 32 }}>
-            <PhotoCameraOutlinedIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText
-            primary={tp('drawer')}
-            slotProps={{ primary: { noWrap: true, sx: { fontWeight: 500 } } }}
-          />
-        </ListItemButton>
+        <ListItem disablePadding>
+          <ListItemButton
+            dense
+            component={RouterLink}
+            to="/"
+            selected={pathname === '/'}
+            onClick={onNavigate}
+            sx={{ minHeight: 36 }}
+          >
+            <ListItemIcon sx={{ minWidth: 32 }}>
+              <DashboardOutlinedIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText
+              primary={t('drawer.dashboard')}
+              slotProps={{ primary: { noWrap: true, sx: { fontWeight: 500 } } }}
+            />
+          </ListItemButton>
+        </ListItem>
+        <ListItem disablePadding>
+          <ListItemButton
+            dense
+            component={RouterLink}
+            to="/pictures"
+            selected={pathname === '/pictures'}
+            onClick={onNavigate}
+            sx={{ minHeight: 36 }}
+            data-testid="drawer-pictures"
+          >
+            <ListItemIcon sx={{ minWidth: 32 }}>
+              <PhotoCameraOutlinedIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText
+              primary={tp('drawer')}
+              slotProps={{ primary: { noWrap: true, sx: { fontWeight: 500 } } }}
+            />
+          </ListItemButton>
+        </ListItem>
         {/* Every member's calendar (issue 27 item 2): their bookings and invitations always, the
             team's events where they may read them; no folder right needed to get there. */}
-        <ListItemButton
-          dense
-          component={RouterLink}
-          to="/calendar"
-          selected={pathname === '/calendar'}
-          onClick={onNavigate}
-          sx={{ minHeight: 36 }}
-          data-testid="drawer-calendar"
-        >
-          <ListItemIcon sx={{ minWidth: 32 }}>
-            <CalendarMonthOutlinedIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText
-            primary={tc('title')}
-            slotProps={{ primary: { noWrap: true, sx: { fontWeight: 500 } } }}
-          />
-        </ListItemButton>
+        <ListItem disablePadding>
+          <ListItemButton
+            dense
+            component={RouterLink}
+            to="/calendar"
+            selected={pathname === '/calendar'}
+            onClick={onNavigate}
+            sx={{ minHeight: 36 }}
+            data-testid="drawer-calendar"
+          >
+            <ListItemIcon sx={{ minWidth: 32 }}>
+              <CalendarMonthOutlinedIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText
+              primary={tc('title')}
+              slotProps={{ primary: { noWrap: true, sx: { fontWeight: 500 } } }}
+            />
+          </ListItemButton>
+        </ListItem>
       </List>
       <Typography
         variant="overline"

@@ -38,7 +38,8 @@ export function LanguageButton() {
         size="small"
         startIcon={<TranslateIcon fontSize="small" />}
         onClick={(event) => setAnchor(event.currentTarget)}
-        aria-label={t('language.choose')}
+        // The name starts with the code shown (WCAG 2.5.3: a voice user says what they see).
+        aria-label={`${language.toUpperCase()} – ${t('language.choose')}`}
         aria-haspopup="menu"
         data-testid="language-button"
         sx={{

@@ -22,14 +22,24 @@ export function LogoMark({ size = 32 }: { size?: number }) {
   );
 }
 
-/** Logo with word mark; goes to / (spec §2 'App shell'). */
-export function Logo({ inverted = false }: { inverted?: boolean }) {
+/**
+ * Logo with word mark; goes to / (spec §2 'App shell'). `markOnlyOnPhone` leaves the word mark out
+ * below 600 px, where a visitor's bar also holds the language, sign-in and sign-up buttons.
+ */
+export function Logo({
+  inverted = false,
+  markOnlyOnPhone = false,
+}: {
+  inverted?: boolean;
+  markOnlyOnPhone?: boolean;
+}) {
   const { t } = useTranslation('common');
   return (
     <Box
       component={RouterLink}
       to="/"
-      aria-label={t('home')}
+      // The name starts with the word shown (WCAG 2.5.3).
+      aria-label={`${t('productName')} – ${t('home')}`}
       data-testid="logo"
       sx={{
         display: 'inline-flex',
@@ -47,6 +57,7 @@ export function Logo({ inverted = false }: { inverted?: boolean }) {
           fontSize: '1.2rem',
           letterSpacing: '-0.02em',
           color: inverted ? '#fff' : brand.ink,
+          display: markOnlyOnPhone ? { xs: 'none', sm: 'inline' } : undefined,
         }}
       >
         {t('productName')}

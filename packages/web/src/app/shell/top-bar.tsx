@@ -36,7 +36,7 @@ export function TopBar({ session, onOpenDrawer }: Props) {
               <MenuIcon />
             </IconButton>
           )}
-          <Logo />
+          <Logo markOnlyOnPhone={session.status === 'loggedOut'} />
           <Box sx={{ flex: 1 }} />
           {session.status === 'loggedIn' && (
             <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
@@ -47,7 +47,8 @@ export function TopBar({ session, onOpenDrawer }: Props) {
                   variant="outlined"
                   size="small"
                   onClick={() => setChangeTeamOpen(true)}
-                  aria-label={t('userMenu.changeTeam')}
+                  // The name starts with the text shown (WCAG 2.5.3), then says what a click does.
+                  aria-label={`${session.currentTeam.name} – ${t('userMenu.changeTeam')}`}
                   data-testid="topbar-team"
                   sx={{ display: { xs: 'none', sm: 'inline-flex' }, fontWeight: 500, maxWidth: 240 }}
                 />

@@ -16,6 +16,7 @@ import {
   Collapse,
   InputBase,
   List,
+  ListItem,
   ListItemButton,
   ListItemIcon,
   ListItemText,
@@ -133,8 +134,9 @@ export function TreeItem({ node, depth }: { node: FolderNode; depth: number }) {
     }
   };
 
+  // An <li> holds the node and its open branch: a list holds only items (axe 'list').
   return (
-    <>
+    <ListItem disablePadding sx={{ display: 'block' }}>
       <ListItemButton
         dense
         selected={selected}
@@ -208,7 +210,7 @@ export function TreeItem({ node, depth }: { node: FolderNode; depth: number }) {
           </List>
         </Collapse>
       )}
-    </>
+    </ListItem>
   );
 }
 

@@ -41,7 +41,8 @@ export function UserMenu({ session }: { session: LoggedInSession }) {
       <Tooltip title={t('userMenu.open')}>
         <IconButton
           onClick={(event) => setAnchor(event.currentTarget)}
-          aria-label={t('userMenu.open')}
+          // The name starts with the initials shown (WCAG 2.5.3).
+          aria-label={`${user.initials || '?'} – ${t('userMenu.open')}`}
           aria-haspopup="menu"
           data-testid="user-menu-button"
           sx={{ p: 0.5 }}
@@ -61,17 +62,24 @@ export function UserMenu({ session }: { session: LoggedInSession }) {
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ paper: { sx: { minWidth: 260, mt: 1 } }, list: { dense: true } }}
       >
-        <Box sx={{ px: 2, pt: 1, pb: 1.5 }} data-testid="user-menu-header">
-          <Typography sx={{ fontWeight: 600 }} data-testid="user-menu-fullname">
+        {/* Inside role=menu only menu items count: the header and the language heading are
+            shown, not items (axe aria-required-children, listitem). */}
+        <Box component="li" role="none" sx={{ px: 2, pt: 1, pb: 1.5 }} data-testid="user-menu-header">
+          <Typography component="div" sx={{ fontWeight: 600 }} data-testid="user-menu-fullname">
             {user.fullName}
           </Typography>
           {currentTeam && (
-            <Typography variant="body2" color="text.secondary" data-testid="user-menu-team">
+            <Typography component="div" variant="body2" color="text.secondary" data-testid="user-menu-team">
               {currentTeam.name}
             </Typography>
           )}
           {groups?.[0] && (
-            <Typography variant="caption" color="text.secondary" data-testid="user-menu-group">
+            <Typography
+              component="div"
+              variant="caption"
+              color="text.secondary"
+              data-testid="user-menu-group"
+            >
               {groupLabel(groups[0])}
             </Typography>
           )}
@@ -98,7 +106,7 @@ export function UserMenu({ session }: { session: LoggedInSession }) {
           </MenuItem>
         )}
         <Divider />
-        <ListSubheader sx={{ lineHeight: '32px', bgcolor: 'transparent' }}>
+        <ListSubheader role="none" sx={{ lineHeight: '32px', bgcolor: 'transparent' }}>
           {t('language.title')}
         </ListSubheader>
         <LanguageMenuItems onDone={close} />

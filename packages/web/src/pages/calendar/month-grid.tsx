@@ -8,16 +8,8 @@ import { de, enGB } from 'date-fns/locale';
 import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CalendarEntry } from '../../api/calendar.ts';
+import { visuallyHidden } from '../../ui/visually-hidden.ts';
 import { monthWeeks } from './calendar-range.ts';
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 type Props = {
   month: string;
@@ -142,18 +134,17 @@ export const MonthGrid = memo(function MonthGrid({ month, today, entries, onDay 
             data-testid={`calendar-cell-${day}`}
             data-count={list.length}
           >
-            {/* Named by its content, the date and count in words first (an aria-label that differs
-                from the visible number is axe's label-content-name-mismatch). */}
+            {/* Named by its content, not an aria-label: the name then holds what is seen (WCAG 2.5.3). */}
             <span style={visuallyHidden}>
               {t('range.dayEvents', { day: format(readDay(day), 'P', { locale }), count: list.length })}
             </span>
-            <span className="number" aria-hidden="true">
+            <span className="number" aria-hidden>
               {Number(day.slice(8, 10))}
             </span>
             {list.length > 0 && (
               <>
                 {/* A phone has room for the number of events only. */}
-                <span className="count" aria-hidden="true">
+                <span className="count" aria-hidden>
                   {list.length}
                 </span>
                 <span className="events">

@@ -3,7 +3,7 @@ import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import FolderOffOutlinedIcon from '@mui/icons-material/FolderOffOutlined';
 import FolderOutlinedIcon from '@mui/icons-material/FolderOutlined';
-import { Card, List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
+import { Card, List, ListItem, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -45,17 +45,15 @@ export function ContentsCard({ folder }: { folder: FolderNode }) {
                 ? tshell(`tree.labels.${child.type}`)
                 : child.name;
             return (
-              <ListItemButton
-                key={child.key}
-                component={RouterLink}
-                to={route ?? '#'}
-                sx={{ borderRadius: 1 }}
-              >
-                <ListItemIcon sx={{ minWidth: 34, color: 'text.secondary' }}>
-                  {itemIcons[child.type] ?? <FolderOutlinedIcon fontSize="small" />}
-                </ListItemIcon>
-                <ListItemText primary={label} slotProps={{ primary: { noWrap: true } }} />
-              </ListItemButton>
+              // A list holds items; the link sits inside one (axe 'list').
+              <ListItem key={child.key} disablePadding>
+                <ListItemButton component={RouterLink} to={route ?? '#'} sx={{ borderRadius: 1 }}>
+                  <ListItemIcon sx={{ minWidth: 34, color: 'text.secondary' }}>
+                    {itemIcons[child.type] ?? <FolderOutlinedIcon fontSize="small" />}
+                  </ListItemIcon>
+                  <ListItemText primary={label} slotProps={{ primary: { noWrap: true } }} />
+                </ListItemButton>
+              </ListItem>
             );
           })}
         </List>

@@ -15,7 +15,7 @@ export function LoginPage() {
       footer={
         <Typography variant="body2" color="text.secondary">
           {t('noAccount')}{' '}
-          <Link component={RouterLink} to="/signup" underline="hover" sx={{ fontWeight: 600 }}>
+          <Link component={RouterLink} to="/signup" underline="always" sx={{ fontWeight: 600 }}>
             {t('signUpLink')}
           </Link>
         </Typography>

@@ -31,7 +31,8 @@ export function TriesToggle({
       onClick={onToggle}
       endIcon={open ? <ExpandLessIcon fontSize="small" /> : <ExpandMoreIcon fontSize="small" />}
       aria-expanded={open}
-      aria-label={t(open ? 'triesDetail.hide' : 'triesDetail.show')}
+      // The name starts with the count shown (WCAG 2.5.3): "3 – Show every try".
+      aria-label={`${count} – ${t(open ? 'triesDetail.hide' : 'triesDetail.show')}`}
       title={t(open ? 'triesDetail.hide' : 'triesDetail.show')}
       sx={{
         minWidth: 0,

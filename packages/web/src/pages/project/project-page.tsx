@@ -129,7 +129,13 @@ export function ProjectPage() {
         icon={<AccountTreeOutlinedIcon />}
       />
       <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 3, mt: -1 }}>
-        <Tabs value={tab} variant="scrollable" scrollButtons="auto" aria-label={t('tabs.label')}>
+        <Tabs
+          value={tab}
+          variant="scrollable"
+          scrollButtons="auto"
+          allowScrollButtonsMobile
+          aria-label={t('tabs.label')}
+        >
           {projectTabs.map((name) => (
             <Tab
               key={name}

@@ -136,7 +136,7 @@ export function SignupPage() {
       footer={
         <Typography variant="body2" color="text.secondary">
           {t('haveAccount')}{' '}
-          <Link component={RouterLink} to="/login" underline="hover" sx={{ fontWeight: 600 }}>
+          <Link component={RouterLink} to="/login" underline="always" sx={{ fontWeight: 600 }}>
             {t('signInLink')}
           </Link>
         </Typography>
@@ -225,8 +225,8 @@ export function SignupPage() {
               t={t}
               i18nKey="consent"
               components={{
-                terms: <Link component={RouterLink} to="/termsandconditions" underline="hover" />,
-                privacy: <Link component={RouterLink} to="/privacy" underline="hover" />,
+                terms: <Link component={RouterLink} to="/termsandconditions" underline="always" />,
+                privacy: <Link component={RouterLink} to="/privacy" underline="always" />,
               }}
             />
           </Typography>
