@@ -117,8 +117,14 @@ test('issue 26: a held picture shows its reason in the picture log and is releas
     200,
   );
   await ftpUpload(server.running.ingest?.ftpPort, account, 'HELD.JPG', unstampable);
-  const held = await pictureRow(c, base, projectId, 'HELD.JPG', (row) =>
-    row.deliveries.some((d) => d.state === 'held'),
+  // The deliveries are held inside the metadata step, and its detail (the reason) is stored when
+  // the step ends: wait for both (PostgreSQL showed the moment between them once).
+  const held = await pictureRow(
+    c,
+    base,
+    projectId,
+    'HELD.JPG',
+    (row) => row.deliveries.some((d) => d.state === 'held') && row.unstamped !== null,
   );
   assert.match(held.unstamped ?? '', /file ends inside segment 0xe1/);
   assert.deepEqual(held.exifNotUpdated, []);
