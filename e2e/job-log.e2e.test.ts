@@ -14,7 +14,7 @@ import { launchBrowser, newContext, type PageProblems, watchProblems } from './s
 import { ftpUpload } from './support/ftp-upload.ts';
 import { settledScreenshot } from './support/screens.ts';
 import { freePort, repoRoot, startServerWithIngest, type TestServer } from './support/server.ts';
-import { rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
+import { newProject, rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
 
 /** Pictures seeded through the camera's FTP (one of them stopped by the script). */
 const pictureCount = Number(process.env.E2E_JOBLOG_PICTURES ?? 24);
@@ -99,16 +99,7 @@ describe('the job log on a match day', () => {
     api = await teamApi(page, server);
     const projectsRoot = await rootFolderId(api, 'projects');
     const serversRoot = await rootFolderId(api, 'ftpservers');
-    const project = async (name: string) => {
-      const { projectId } = await api.post<{ projectId: number }>('project', {
-        name,
-        parentFolderId: projectsRoot,
-      });
-      const { project: p } = await api.get<{
-        project: { ftpAccounts: Array<{ username: string; password: string }> };
-      }>(`project/${projectId}`);
-      return { id: projectId, account: p.ftpAccounts[0] as { username: string; password: string } };
-    };
+    const project = (name: string) => newProject(api, name, projectsRoot);
     const match = await project('Derby day');
     const agency = await project('Agency inbox');
     const archive = await project('Archive inbox');

@@ -14,7 +14,7 @@ import { launchBrowser, newContext, type PageProblems, watchProblems } from './s
 import { ftpUpload } from './support/ftp-upload.ts';
 import { settledScreenshot } from './support/screens.ts';
 import { repoRoot, startServerWithIngest, type TestServer } from './support/server.ts';
-import { rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
+import { newProject, rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A JPEG whose head ends inside its APP1 segment: no engine can stamp it. */
@@ -70,16 +70,7 @@ describe('pictures without metadata', () => {
     api = await teamApi(page, server);
     const projectsRoot = await rootFolderId(api, 'projects');
     const serversRoot = await rootFolderId(api, 'ftpservers');
-    const project = async (name: string) => {
-      const { projectId } = await api.post<{ projectId: number }>('project', {
-        name,
-        parentFolderId: projectsRoot,
-      });
-      const { project: p } = await api.get<{
-        project: { ftpAccounts: Array<{ username: string; password: string }> };
-      }>(`project/${projectId}`);
-      return { id: projectId, account: p.ftpAccounts[0] as { username: string; password: string } };
-    };
+    const project = (name: string) => newProject(api, name, projectsRoot);
     const match = await project('Cup final');
     const agency = await project('Agency inbox');
     matchId = match.id;

@@ -30,7 +30,7 @@ import {
   startServer,
   type TestServer,
 } from '../../e2e/support/server.ts';
-import { rootFolderId, teamApi } from '../../e2e/support/team-api.ts';
+import { newProject, rootFolderId, teamApi } from '../../e2e/support/team-api.ts';
 import { buildServer } from '../../scripts/build-server.mjs';
 
 const { values: opts } = parseArgs({
@@ -149,16 +149,7 @@ async function seed(browser: Browser, server: TestServer, ftpPort: number): Prom
   const api = await teamApi(page, server);
   const projectsRoot = await rootFolderId(api, 'projects');
   const serversRoot = await rootFolderId(api, 'ftpservers');
-  const project = async (name: string) => {
-    const { projectId } = await api.post<{ projectId: number }>('project', {
-      name,
-      parentFolderId: projectsRoot,
-    });
-    const { project: p } = await api.get<{
-      project: { ftpAccounts: Array<{ username: string; password: string }> };
-    }>(`project/${projectId}`);
-    return { id: projectId, account: p.ftpAccounts[0] as { username: string; password: string } };
-  };
+  const project = (name: string) => newProject(api, name, projectsRoot);
   const match = await project('Derby day');
   const agency = await project('Agency inbox');
   const archive = await project('Archive inbox');

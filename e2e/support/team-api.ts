@@ -41,6 +41,21 @@ export async function rootFolderId(api: TeamApi, type: string): Promise<number> 
   return root.id;
 }
 
+/** A new project in `parentFolderId` (e.g. the projects root) and its FTP account. */
+export async function newProject(
+  api: TeamApi,
+  name: string,
+  parentFolderId: number,
+): Promise<{ id: number; account: { username: string; password: string } }> {
+  const { projectId } = await api.post<{ projectId: number }>('project', { name, parentFolderId });
+  const { project } = await api.get<{
+    project: { ftpAccounts: Array<{ username: string; password: string }> };
+  }>(`project/${projectId}`);
+  const account = project.ftpAccounts[0];
+  if (!account) throw new Error(`project ${name} has no FTP account`);
+  return { id: projectId, account };
+}
+
 /** A node of the drawer tree by its visible label (the drawer on wide screens). */
 export const treeItem = (page: Page, label: string): Locator =>
   page.getByTestId('app-drawer').getByTestId('folder-tree').getByRole('button', { name: label, exact: true });
