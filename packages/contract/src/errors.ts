@@ -23,6 +23,8 @@ export const errorCodes = {
   DatabaseUnavailable: 503,
   /** A part the server needs (the database, the ingest listeners) is not there now: try later. */
   Unavailable: 503,
+  /** The server's data disk is full: uploads are refused until there is space (issue 30). */
+  DiskFull: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

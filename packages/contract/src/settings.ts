@@ -30,14 +30,24 @@ export const getDebugSettings = userRoute({
   access: forUsers,
 });
 
-/** 200 when the server and its database answer; 503 DatabaseUnavailable while the database is away. */
+/**
+ * 200 when the server and its database answer; 503 DatabaseUnavailable while the database is
+ * away. A full data disk (issue 30) keeps it 200, so that nothing restarts a process a restart
+ * cannot help, but says so: `status: 'degraded'`, `disk: 'full'` (uploads are refused).
+ * The dashboard reads `disk` for its banner.
+ */
 export const getHealth = userRoute({
   method: 'GET',
   path: '/health',
-  response: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
+  response: z.object({
+    status: z.enum(['ok', 'degraded']),
+    database: z.literal('ok'),
+    disk: z.enum(['ok', 'full']),
+  }),
   access: forAnyone,
   errors: ['DatabaseUnavailable'],
 });
+export type Health = z.infer<typeof getHealth.response>;
 
 /** Liveness: the process answers (no database asked: a database restart must not get it killed). */
 export const getLiveness = userRoute({
@@ -50,8 +60,9 @@ export const getLiveness = userRoute({
 /**
  * Readiness, apart from liveness (`/health`): may this process take traffic now? The database
  * answers and, in a process that runs ingest, the FTP/SFTP listeners are open. Otherwise `503`:
- * `DatabaseUnavailable`, or `Unavailable` (the ingest is not listening), so that a load balancer
- * or orchestrator waits.
+ * `DatabaseUnavailable`, `Unavailable` (the ingest is not listening), or `DiskFull` ("disk full –
+ * uploads refused": free space on the data disk is under DISK_FREE_MIN_MB, or a write failed for
+ * lack of space), so that a load balancer or orchestrator waits.
  */
 export const getReadiness = userRoute({
   method: 'GET',
@@ -60,8 +71,9 @@ export const getReadiness = userRoute({
     status: z.literal('ready'),
     database: z.literal('ok'),
     ingest: z.enum(['listening', 'none']),
+    disk: z.literal('ok'),
   }),
-  errors: ['Unavailable', 'DatabaseUnavailable'],
+  errors: ['Unavailable', 'DatabaseUnavailable', 'DiskFull'],
   access: forAnyone,
 });
 

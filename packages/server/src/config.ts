@@ -116,6 +116,9 @@ const schema = z.object({
   SFTP_UPLOAD_STALL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   ORPHAN_FILE_AGE_SECONDS: z.coerce.number().int().min(1).default(3600),
   STORAGE_FULL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  // Issue 30 item 6: under this much free space the data disk counts as full (uploads refused).
+  DISK_FREE_MIN_MB: z.coerce.number().min(0).default(100),
+  DISK_CHECK_SECONDS: z.coerce.number().min(0.1).max(300).default(5),
   // Threads of the script sandbox pool, and how many of them one team's scripts may use at once.
   SCRIPT_THREADS: z.coerce.number().int().min(1).max(32).default(2),
   SCRIPT_THREADS_PER_TEAM: z.coerce.number().int().min(1).max(32).default(1),

@@ -4,6 +4,7 @@ import type { PictureScaler } from './adapters/pictures/picture-scaler.ts';
 import type { BlobStore } from './adapters/storage/blob-store.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/kysely.ts';
+import type { DataDisk } from './observe/data-disk.ts';
 
 /** What services get handed: no global container, each takes the parts it uses. */
 export interface AppContext {
@@ -16,6 +17,8 @@ export interface AppContext {
   pictures: PictureScaler;
   /** Nudges background loops (provisioning, commands) so fresh work starts at once. */
   wake: { provisioning(): void; commands(): void; pipeline(): void };
+  /** Whether the data disk is full: readiness, health, the ingest and the dashboard ask it. */
+  disk: DataDisk;
   /** What readiness reports beside the database; runtime.ts sets it as the ingest starts and stops. */
   parts: { ingest: 'listening' | 'stopped' | 'none' };
 }

@@ -26,7 +26,8 @@ import { metadataCommands } from './modules/metadata/commands.ts';
 import { scriptCommands } from './modules/scripts/commands.ts';
 import { scriptStep } from './modules/scripts/processing-step.ts';
 import { startProvisioning } from './modules/teams/provisioning.ts';
-import { observeQueue } from './observe/metrics.ts';
+import { watchDataDisk } from './observe/data-disk.ts';
+import { observeDataDisk, observeQueue } from './observe/metrics.ts';
 import { startMetricsListener } from './observe/metrics-listener.ts';
 import { readQueueFigures } from './observe/queries.ts';
 import { startControlSocket } from './ops/control-socket.ts';
@@ -110,16 +111,25 @@ export async function startPhotoRelay(
     options.mailer ??
     createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log });
 
-  const blobs = createLocalBlobStore(path.join(config.DATA_DIR, 'files'));
+  const blobsRoot = path.join(config.DATA_DIR, 'files');
+  const blobs = createLocalBlobStore(blobsRoot);
   const wake = { provisioning: () => {}, commands: () => {}, pipeline: () => {} };
   const pictures = createPictureScaler({
     timeMs: config.PICTURE_TIME_LIMIT_MS,
     memoryBytes: config.PICTURE_MEMORY_LIMIT_MB * 1024 * 1024,
     decodeBytes: config.PICTURE_DECODE_BUDGET_MB * 1024 * 1024,
   });
-  const ctx: AppContext = { config, db, mailer, log, blobs, pictures, wake, parts: { ingest: 'none' } };
+  const disk = watchDataDisk({
+    path: blobsRoot,
+    minFreeBytes: config.DISK_FREE_MIN_MB * 1024 * 1024,
+    checkMs: config.DISK_CHECK_SECONDS * 1000,
+    log,
+  });
+  await disk.check();
+  const ctx: AppContext = { config, db, mailer, log, blobs, pictures, wake, disk, parts: { ingest: 'none' } };
   observeQueue(() => readQueueFigures(db));
-  const stops: Array<() => Promise<void> | void> = [pictures.close];
+  observeDataDisk(disk.state);
+  const stops: Array<() => Promise<void> | void> = [pictures.close, disk.stop];
 
   if (role === 'all' || role === 'worker') {
     const steps = options.steps ?? processingSteps;

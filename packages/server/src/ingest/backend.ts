@@ -95,6 +95,12 @@ export interface IngestBackend {
     info: UploadInfo,
   ): Promise<{ bytes: number }>;
 
+  /**
+   * Why no upload can be taken now (the data disk is full), as a text for the client; null when
+   * uploads are welcome. Asked before each upload starts (FTP STOR, SFTP OPEN), so it must be cheap.
+   */
+  uploadsRefused?(): string | null;
+
   /** Entries of a folder (recent uploads and folders made); [] for an unknown folder. */
   list(account: IngestAccount, relativeDir: string): Promise<IngestEntry[]>;
 
@@ -116,6 +122,9 @@ export interface IngestBackend {
 
 /** An error whose message may be shown to the FTP/SFTP client as is (e.g. 'File already delivered'). */
 export class IngestUserError extends Error {}
+
+/** What the FTP/SFTP client is told while the data disk is full (FTP code 452, RFC 959). */
+export const diskFullMessage = 'Insufficient storage space: the server disk is full; try again later';
 
 /** Caps the entries one connection writes to the log, so one busy camera cannot flood it. */
 export function cappedSession(session: IngestSession, maxEntries = 2000): IngestSession {

@@ -1,6 +1,7 @@
 import type net from 'node:net';
 import type { Logger } from 'pino';
-import type { IngestAccount, IngestBackend, IngestProtocol } from './backend.ts';
+import { isStorageFull } from '../pipeline/storage-full.ts';
+import { diskFullMessage, type IngestAccount, type IngestBackend, type IngestProtocol } from './backend.ts';
 import { DataConnectionError, endData, openDataConnection } from './ftp-data.ts';
 import type { IngestFileSystem } from './ftp-filesystem.ts';
 import type { FtpSrvConnection } from './ftp-srv-internals.ts';
@@ -83,6 +84,15 @@ async function runUpload(
     return;
   }
 
+  // A full data disk refuses before any data comes (issue 30): the camera keeps its file and retries.
+  const refused = ctx.backend.uploadsRefused?.();
+  if (refused) {
+    ctx.logError(`upload of ${relativePath} refused: ${refused}`);
+    await conn.reply(452, refused);
+    endData(conn);
+    return;
+  }
+
   let socket: net.Socket;
   try {
     socket = await openDataConnection(conn, 'Ready to receive');
@@ -129,12 +139,7 @@ async function receive(
     ctx.maxUploadBytes,
     (err) => {
       ctx.log.error({ err, relativePath }, 'storeUpload failed during transfer');
-      end({
-        ok: false,
-        code: 451,
-        message: 'Upload could not be stored; please try again',
-        log: `store failed: ${err.message}`,
-      });
+      end(storeFailed(err));
     },
   );
 
@@ -202,11 +207,13 @@ async function receive(
     return { ok: true };
   } catch (err) {
     ctx.log.error({ err, relativePath }, 'storeUpload failed');
-    return {
-      ok: false,
-      code: 451,
-      message: 'Upload could not be stored; please try again',
-      log: `store failed: ${err instanceof Error ? err.message : String(err)}`,
-    };
+    return storeFailed(err);
   }
+}
+
+/** 452 when the disk was full (RFC 959: insufficient storage space), else 451 (local error). */
+function storeFailed(err: unknown): Outcome {
+  const log = `store failed: ${err instanceof Error ? err.message : String(err)}`;
+  if (isStorageFull(err)) return { ok: false, code: 452, message: diskFullMessage, log };
+  return { ok: false, code: 451, message: 'Upload could not be stored; please try again', log };
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { decryptSecret } from '../crypto/secrets.ts';
 import * as projectQueries from '../modules/projects/queries.ts';
 import { recordUpload } from '../pipeline/record-upload.ts';
+import { isStorageFull } from '../pipeline/storage-full.ts';
 import type {
   ConnectionLogEntry,
   IngestAccount,
@@ -12,7 +13,7 @@ import type {
   IngestSession,
   IngestSessionInfo,
 } from './backend.ts';
-import { IngestUserError, storableText } from './backend.ts';
+import { diskFullMessage, IngestUserError, storableText } from './backend.ts';
 import * as q from './queries.ts';
 
 // What LIST shows of a folder: uploads of the last week (cameras look for their own files).
@@ -48,8 +49,15 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
       return (await projectQueries.findProjectByUsername(db, username)) !== undefined;
     },
 
+    uploadsRefused: () => (ctx.disk.state().full ? diskFullMessage : null),
+
     async storeUpload(account, relativePath, data: Readable, info) {
-      const blob = await ctx.blobs.write(data, { maxBytes: ctx.config.MAX_UPLOAD_BYTES });
+      const blob = await ctx.blobs.write(data, { maxBytes: ctx.config.MAX_UPLOAD_BYTES }).catch((error) => {
+        // The next upload is refused before its data comes, and readiness says why (issue 30).
+        if (isStorageFull(error)) ctx.disk.noteWriteFailed();
+        throw error;
+      });
+      ctx.disk.noteWriteSucceeded();
       // One statement records the upload, its counters and its jobs: only then is it acknowledged.
       // A file that was not recorded (an error, or its project is gone) is not kept.
       let recorded: Awaited<ReturnType<typeof recordUpload>>;

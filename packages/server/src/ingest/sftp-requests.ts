@@ -150,6 +150,9 @@ export class SftpRequests {
     if (flags & OPEN_MODE.APPEND)
       throw new IngestUserError('Appending is not supported; upload the whole file');
     if (!(flags & OPEN_MODE.WRITE) || rel === '') throw new IngestUserError('Can only write files');
+    // A full data disk refuses before any data comes (issue 30); SFTP v3 has no 'no space' status.
+    const refused = this.ctx.backend.uploadsRefused?.();
+    if (refused) throw new IngestUserError(refused);
     const handle: FileHandle = {
       kind: 'file',
       path: rel,

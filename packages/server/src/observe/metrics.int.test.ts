@@ -40,7 +40,7 @@ test('liveness answers alone; readiness says the database answers and the ingest
   assert.deepEqual([live.status, live.body], [200, { status: 'alive' }]);
   const res = await server.client().get('/api/ready');
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body, { status: 'ready', database: 'ok', ingest: 'listening' });
+  assert.deepEqual(res.body, { status: 'ready', database: 'ok', ingest: 'listening', disk: 'ok' });
 });
 
 test('metrics count an upload, its bytes and each delivery try by result and destination', async () => {

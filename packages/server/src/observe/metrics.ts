@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { DataDiskState } from './data-disk.ts';
 
 // What an operator watches (README "Observe"): one registry per process, because each process
 // (all, web, ingest, worker) is scraped on its own. Counters live here rather than on the
@@ -116,6 +117,32 @@ queueGauge(
   (q) => q.oldestWaitingSeconds,
 );
 queueGauge('photorelay_uploads_waiting', 'Uploads received and not yet processed', (q) => q.uploadsWaiting);
+
+// Issue 30 item 6: the data disk as the process sees it (read on the watcher's timer, not per scrape).
+let readDisk: (() => DataDiskState) | null = null;
+
+/** The composition root hands in the data disk watcher. */
+export function observeDataDisk(read: () => DataDiskState) {
+  readDisk = read;
+}
+
+new Gauge({
+  name: 'photorelay_data_disk_free_bytes',
+  help: 'Bytes free on the file system of DATA_DIR/files (statfs, as the server process may use them)',
+  registers: [registry],
+  collect() {
+    const free = readDisk?.().freeBytes;
+    if (free !== null && free !== undefined) this.set(free);
+  },
+});
+new Gauge({
+  name: 'photorelay_data_disk_full',
+  help: '1 while the data disk counts as full (free space under DISK_FREE_MIN_MB, or a write failed for lack of space): uploads are refused',
+  registers: [registry],
+  collect() {
+    if (readDisk) this.set(readDisk().full ? 1 : 0);
+  },
+});
 
 export async function renderMetrics(): Promise<{ contentType: string; text: string }> {
   return { contentType: registry.contentType, text: await registry.metrics() };

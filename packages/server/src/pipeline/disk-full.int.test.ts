@@ -37,7 +37,13 @@ before(async () => {
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', filesDir]);
   mounted = true;
   server = await startTestServer(
-    { ALLOW_PRIVATE_NETWORKS: '1', STORAGE_FULL_RETRY_SECONDS: '1' },
+    // No free-space floor on this 8 MB disk: the upload must be taken, and its stamp find no room.
+    {
+      ALLOW_PRIVATE_NETWORKS: '1',
+      STORAGE_FULL_RETRY_SECONDS: '1',
+      DISK_FREE_MIN_MB: '0',
+      DISK_CHECK_SECONDS: '0.5',
+    },
     { dataDir, pollMs: 200 },
   );
   destination = await startFtpDestination();

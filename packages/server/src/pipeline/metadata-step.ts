@@ -3,9 +3,14 @@
 // A MetadataError is thrown on: processing.ts then keeps the original file and records the error.
 import { emptyVariableOf, isJpeg, isMetadataError } from '@photorelay/xmp/index';
 import type { AppContext } from '../context.ts';
-import { getHoldSetting, getVariableHoldSetting, holdJobsOfUpload } from '../modules/metadata/queries.ts';
+import { getHoldSetting, getVariableHoldSetting } from '../modules/metadata/queries.ts';
 import { loadStampOptions, loadTemplate, readFirstBytes, stampBlob } from '../modules/metadata/stamping.ts';
-import type { ProcessedFile, ProcessingStep, UploadToProcess } from './processing.ts';
+import {
+  FailureThatHolds,
+  type ProcessedFile,
+  type ProcessingStep,
+  type UploadToProcess,
+} from './processing.ts';
 
 /** Job details stay small even for a file that produces a warning per segment. */
 const maxWarnings = 50;
@@ -33,16 +38,17 @@ async function stampUpload(
     stamped = await stampBlob(ctx, current.blobKey, template, { ...options, filename });
   } catch (error) {
     // Issue 15: a file that cannot be stamped goes out as it came ("delivered unstamped"), or
-    // waits for a release when the project holds such pictures. processing.ts records the error.
+    // waits for a release when the project holds such pictures. processing.ts records the error;
+    // the hold is written with it when the upload is settled, never before its reason.
     if (isMetadataError(error)) {
       const setting = await getHoldSetting(ctx.db, upload.teamId, upload.projectId);
-      if (setting?.hold_unstampable) await holdJobsOfUpload(ctx.db, upload.id);
+      if (setting?.hold_unstampable) throw new FailureThatHolds(error);
     }
     throw error;
   }
   const warnings = [...optionWarnings, ...stamped.warnings];
-  await holdIfVariablesEmpty(ctx, upload, warnings);
   return {
+    hold: await holdsEmptyVariables(ctx, upload, warnings),
     blobKey: stamped.blobKey,
     size: stamped.size,
     sha256: stamped.sha256,
@@ -61,9 +67,9 @@ async function stampUpload(
  * camera serial 1234") is sent as it is (default) or, with the project's setting, its deliveries
  * wait as 'held' like an unstampable picture's and are released the same way ('retry now').
  */
-async function holdIfVariablesEmpty(ctx: AppContext, upload: UploadToProcess, warnings: string[]) {
+async function holdsEmptyVariables(ctx: AppContext, upload: UploadToProcess, warnings: string[]) {
   // The test image (id 0) has no deliveries to hold.
-  if (upload.id === 0 || !warnings.some((warning) => emptyVariableOf(warning))) return;
+  if (upload.id === 0 || !warnings.some((warning) => emptyVariableOf(warning))) return false;
   const setting = await getVariableHoldSetting(ctx.db, upload.teamId, upload.projectId);
-  if (setting?.hold_unresolved_variables) await holdJobsOfUpload(ctx.db, upload.id);
+  return setting?.hold_unresolved_variables === true;
 }

@@ -24,6 +24,22 @@ export interface ProcessedFile {
   skipped?: string[];
   /** A script's reject(reason): delivered nowhere. */
   rejected?: string | null;
+  /**
+   * Its deliveries wait as 'held' until released (a picture that cannot be stamped, or whose
+   * variables had no value, in a project that holds such pictures). Set together with the
+   * result and its reason, in one transaction (settleUpload): never held without its reason.
+   */
+  hold?: boolean;
+}
+
+/**
+ * Thrown by a step whose failure holds the upload's deliveries: recorded like any failure (the
+ * original passes on, the reason goes to the detail), and `hold` is set on the result.
+ */
+export class FailureThatHolds extends Error {
+  constructor(readonly failure: Error) {
+    super(failure.message, { cause: failure });
+  }
 }
 
 /**
@@ -70,7 +86,11 @@ export async function processUpload(
         // The blob an earlier step made is dropped once a later step replaced it.
         if (current.blobKey !== upload.blobKey && next.blobKey !== current.blobKey)
           await ctx.blobs.remove(current.blobKey);
-        current = { ...next, detail: { ...current.detail, ...next.detail } };
+        current = {
+          ...next,
+          detail: { ...current.detail, ...next.detail },
+          hold: current.hold === true || next.hold === true,
+        };
       }
     } catch (error) {
       if (error instanceof ProcessingStopped || isStorageFull(error)) {
@@ -79,13 +99,16 @@ export async function processUpload(
         // A full disk is no reason to send the file as it came: it waits for space (issue 29).
         throw new StorageFullError(step.name, error);
       }
+      const holds = error instanceof FailureThatHolds;
+      const failure = holds ? error.failure : error;
       ctx.log.warn(
-        { err: error, upload: upload.id, step: step.name },
+        { err: failure, upload: upload.id, step: step.name, hold: holds },
         'processing step failed; file passes unchanged',
       );
       current = {
         ...current,
-        detail: { ...current.detail, [step.name]: { error: (error as Error).message } },
+        detail: { ...current.detail, [step.name]: { error: (failure as Error).message } },
+        hold: current.hold === true || holds,
       };
     }
   }

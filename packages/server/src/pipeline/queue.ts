@@ -97,6 +97,18 @@ export const markProcessed = (
     .where('id', '=', id)
     .execute();
 
+/**
+ * Holds an upload's waiting deliveries (its file could not be stamped, or a variable had no
+ * value); release is 'retry now'. Only with markProcessed, in one transaction (settleUpload).
+ */
+export const holdJobsOfUpload = (db: Db, uploadId: number) =>
+  db
+    .updateTable('jobs')
+    .set({ state: 'held' })
+    .where('upload_id', '=', uploadId)
+    .where('state', '=', 'scheduled')
+    .executeTakeFirst();
+
 /** A leased delivery: the job, its upload's files and (for an FTP server job) its server. */
 export interface ClaimedJob {
   id: number;

@@ -115,6 +115,8 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       });
     if (result instanceof StorageFullError) {
       // Nothing goes out unstamped because the disk is full: processed again once its lease ends.
+      // Readiness and the dashboard say so, and the ingest refuses uploads meanwhile (issue 30).
+      ctx.disk.noteWriteFailed();
       ctx.log.warn(
         { upload: upload.id, step: result.step, err: result.cause, retryInSeconds: storageFullRetrySeconds },
         'no space left on the data folder: the upload waits',

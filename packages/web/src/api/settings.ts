@@ -2,13 +2,15 @@
 import * as routes from '@photorelay/contract/settings';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callRoute } from './call.ts';
+import { handlesAllErrors } from './query-client.ts';
 
-export type { DebugSettings, PublicSettings } from '@photorelay/contract/settings';
+export type { DebugSettings, Health, PublicSettings } from '@photorelay/contract/settings';
 
 export const settingsKeys = {
   all: ['settings'] as const,
   public: () => [...settingsKeys.all, 'public'] as const,
   debug: () => [...settingsKeys.all, 'debug'] as const,
+  health: () => [...settingsKeys.all, 'health'] as const,
 };
 
 export const fetchPublicSettings = (signal?: AbortSignal) => callRoute(routes.getPublicSettings, { signal });
@@ -33,3 +35,19 @@ export const debugSettingsQueryOptions = () =>
   });
 
 export const useDebugSettings = (enabled: boolean) => useQuery({ ...debugSettingsQueryOptions(), enabled });
+
+/**
+ * The server's health (issue 30 item 6): the dashboard shows a banner while its data disk is full.
+ * Asked again every 30 s; a failed answer (database away) shows no banner and no error text.
+ */
+export const fetchHealth = (signal?: AbortSignal) => callRoute(routes.getHealth, { signal });
+
+export const healthQueryOptions = () =>
+  queryOptions({
+    queryKey: settingsKeys.health(),
+    queryFn: ({ signal }) => fetchHealth(signal),
+    refetchInterval: 30_000,
+    meta: handlesAllErrors,
+  });
+
+export const useHealth = () => useQuery(healthQueryOptions());

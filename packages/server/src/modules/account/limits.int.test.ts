@@ -72,7 +72,11 @@ test('without SMTP_URL mails land as .eml files in DATA_DIR/outbox', async () =>
 test('health and API docs answer', async () => {
   const server = await startTestServer();
   try {
-    assert.deepEqual((await server.client().get('/api/health')).body, { status: 'ok', database: 'ok' });
+    assert.deepEqual((await server.client().get('/api/health')).body, {
+      status: 'ok',
+      database: 'ok',
+      disk: 'ok',
+    });
     const docs = await server.client().get<{ paths: Record<string, unknown> }>('/api/docs/json');
     assert.ok(docs.body.paths['/api/user/login']);
     assert.ok(docs.body.paths['/api/{teamUuid}/user/groups']);

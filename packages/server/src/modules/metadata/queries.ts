@@ -217,15 +217,6 @@ export const setVariableHoldSetting = (db: Db, teamId: number, projectId: number
     .where('id', '=', projectId)
     .executeTakeFirst();
 
-/** Holds an upload's waiting deliveries (its file could not be stamped, or a variable had no value); release is 'retry now'. */
-export const holdJobsOfUpload = (db: Db, uploadId: number) =>
-  db
-    .updateTable('jobs')
-    .set({ state: 'held' })
-    .where('upload_id', '=', uploadId)
-    .where('state', '=', 'scheduled')
-    .executeTakeFirst();
-
 /**
  * Issue 26 "send as is": the held deliveries of one upload (its file could not be stamped) go
  * out at once, unstamped; those to a destination removed since stay held. The number released.

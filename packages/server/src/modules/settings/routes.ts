@@ -28,7 +28,12 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async () => {
         if (!(await databaseAnswers(ctx.db)))
           throw new AppError('DatabaseUnavailable', 'database unavailable');
-        return { status: 'ok' as const, database: 'ok' as const };
+        const full = ctx.disk.state().full;
+        return {
+          status: full ? ('degraded' as const) : ('ok' as const),
+          database: 'ok' as const,
+          disk: full ? ('full' as const) : ('ok' as const),
+        };
       },
       { logLevel: 'silent' },
     );
@@ -41,7 +46,8 @@ export function settingsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (ingest === 'stopped') throw new AppError('Unavailable', 'ingest not listening');
         if (!(await databaseAnswers(ctx.db, 2000)))
           throw new AppError('DatabaseUnavailable', 'database unavailable');
-        return { status: 'ready' as const, database: 'ok' as const, ingest };
+        if (ctx.disk.state().full) throw new AppError('DiskFull', 'disk full – uploads refused');
+        return { status: 'ready' as const, database: 'ok' as const, ingest, disk: 'ok' as const };
       },
       { logLevel: 'silent' },
     );

@@ -16,6 +16,7 @@ import { ItemLink } from '../../ui/item-link.tsx';
 import { PageContainer, PageHeader, StatusPanel } from '../../ui/page.tsx';
 import { useCurrentTeam } from '../../ui/session.ts';
 import { StatCard } from '../../ui/stat-card.tsx';
+import { DiskFullBanner } from './disk-full-banner.tsx';
 import { FirstSteps } from './first-steps.tsx';
 import { LatestPictures } from './latest-pictures.tsx';
 
@@ -127,6 +128,7 @@ export function DashboardPage() {
         subtitle={t('subtitle', { team: team.name })}
         icon={<SpaceDashboardOutlinedIcon />}
       />
+      <DiskFullBanner />
       <Grid container spacing={2.5} sx={{ mb: 3 }}>
         <Grid size={{ xs: 12, sm: 6, xl: 3 }}>
           <StatCard
