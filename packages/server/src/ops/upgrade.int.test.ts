@@ -16,7 +16,7 @@ import { type ServerProcess, serverProcess } from '../../test/support/process.ts
 // previous release's code is taken from git (CHANGELOG.md names each release's commit; the tag
 // may not travel with a clone, the commit does), run from its sources on the same
 // node_modules, then this release's bundle starts on the same DATA_DIR.
-const previousRelease = { version: '0.13.0', commit: 'f1a721bfb2ba8710381d1312ba06e1faf77d67ec' };
+const previousRelease = { version: '0.15.0', commit: 'fcd98421ed62f38e428fa9b1d4409cde07461175' };
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-upgrade-'));
