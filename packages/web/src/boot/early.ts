@@ -7,8 +7,13 @@
 import { earlyCodeElementId, earlyKey, earlyRoutes } from './early-routes.ts';
 
 export type Early = {
-  /** The answer to a request the early script made, once, if it is still fresh; else undefined. */
+  /**
+   * The answer to a request the early script made, once, if it is still fresh; else undefined.
+   * Every request of the app goes through here: one the app made itself is not made early after.
+   */
   take: (method: string, path: string, body?: unknown) => Promise<Response> | undefined;
+  /** Forgets every answer not taken yet: the app changes something (an answer from before is old). */
+  clear: () => void;
 };
 declare global {
   interface Window {
@@ -27,8 +32,12 @@ type UserInfo = {
 
 function start() {
   const answers = new Map<string, { response: Promise<Response>; at: number }>();
+  // What the app asked for, and whether it changed something: not asked for early after that.
+  const askedByApp = new Set<string>();
+  let changed = false;
   const ask = (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const key = earlyKey(method, path, body);
+    if (changed || askedByApp.has(key)) return;
     if (answers.has(key)) return answers.get(key)!.response;
     const hasBody = method !== 'GET';
     // The same request as api/client.ts makes (a preloaded answer is only used for an equal one).
@@ -47,9 +56,14 @@ function start() {
   window.photorelayEarly = {
     take(method, path, body) {
       const key = earlyKey(method, path, body);
+      askedByApp.add(key);
       const answer = answers.get(key);
       answers.delete(key);
       return answer && performance.now() - answer.at < freshForMs ? answer.response : undefined;
+    },
+    clear() {
+      changed = true;
+      answers.clear();
     },
   };
 
@@ -67,7 +81,7 @@ function start() {
 
   // The session (index.html preloads it), then the screen's data in the current team.
   ask('GET', 'user/info')
-    .then((response) => (response.ok ? (response.clone().json() as Promise<UserInfo>) : null))
+    ?.then((response) => (response.ok ? (response.clone().json() as Promise<UserInfo>) : null))
     .then((info) => {
       if (!info?.logged_in) return;
       const teams = info.member_of ?? [];

@@ -12,14 +12,17 @@ export function useProgressiveCount(total: number, first = 8, step = 8): number 
   useEffect(() => {
     if (count >= total) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // A frame first, so the browser paints what is there before the next step renders.
-    const frame = requestAnimationFrame(() => {
+    const next = () => {
       timer = setTimeout(() => startTransition(() => setCount((shown) => shown + step)), 0);
-    });
+    };
+    // A frame first, so the browser paints the first screenful before the next step renders; the
+    // later steps are tasks of their own (a click is handled between them) without a frame each.
+    const frame = count === first ? requestAnimationFrame(next) : undefined;
+    if (frame === undefined) next();
     return () => {
-      cancelAnimationFrame(frame);
+      if (frame !== undefined) cancelAnimationFrame(frame);
       clearTimeout(timer);
     };
-  }, [count, total, step]);
+  }, [count, total, first, step]);
   return Math.min(count, total);
 }
