@@ -70,20 +70,21 @@ export function ProjectPage() {
   // The other tabs' code loads while the user reads the page (issue 28 item 8): a few seconds
   // after it shows and when the browser is idle, so the open tab's own code, data and first
   // paint come first (issue 16).
-  const shown = Boolean(project.data);
+  const shownId = project.data?.id;
   useEffect(() => {
-    if (!shown) return;
+    if (!shownId) return;
+    const preload = () => preloadAllProjectTabs(queryClient, team.teamid, shownId);
     let idle: number | undefined;
     const timer = setTimeout(() => {
       if (typeof window.requestIdleCallback === 'function')
-        idle = window.requestIdleCallback(preloadAllProjectTabs, { timeout: 2000 });
-      else preloadAllProjectTabs();
+        idle = window.requestIdleCallback(preload, { timeout: 2000 });
+      else preload();
     }, tabPreloadDelayMs);
     return () => {
       clearTimeout(timer);
       if (idle !== undefined) window.cancelIdleCallback(idle);
     };
-  }, [shown]);
+  }, [shownId, queryClient, team.teamid]);
 
   if (!isProjectTab(tab)) return <Navigate to={`/project/overview?id=${validId}`} replace />;
   if (validId && project.isPending) {
