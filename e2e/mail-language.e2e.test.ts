@@ -82,4 +82,43 @@ describe('language of mails', () => {
     }
     assert.deepEqual(problems.errors, []);
   });
+  it("signing in on a new browser shows the member's stored language; switching there stores it", async () => {
+    const account = newAccount('Neubrowser');
+    const first = await newContext(browser, server.url);
+    contexts.push(first);
+    await registerVerified(server, first.request, account);
+    const firstPage = await first.newPage();
+    firstPage.setDefaultTimeout(15_000);
+    await signIn(firstPage, account);
+    await firstPage.getByTestId('user-menu-button').click();
+    await firstPage.getByTestId('language-de').click();
+    await waitForStored(firstPage, 'de');
+
+    // A fresh browser (own storage) in English: after signing in the app speaks German.
+    const second = await newContext(browser, server.url);
+    contexts.push(second);
+    const page = await second.newPage();
+    page.setDefaultTimeout(15_000);
+    const problems = watchProblems(page);
+    await signIn(page, account);
+    await page.getByRole('heading', { name: 'Übersicht' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+    // The restored session of a reload keeps it.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Übersicht' }).waitFor();
+
+    // Switching to English there is stored and follows the member to the next browser.
+    await page.getByTestId('user-menu-button').click();
+    await page.getByTestId('language-en').click();
+    await waitForStored(page, 'en');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const third = await newContext(browser, server.url, { locale: 'de-DE' });
+    contexts.push(third);
+    const thirdPage = await third.newPage();
+    thirdPage.setDefaultTimeout(15_000);
+    await signIn(thirdPage, account);
+    await thirdPage.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    assert.equal(await thirdPage.evaluate(() => document.documentElement.lang), 'en');
+    assert.deepEqual(problems.errors, []);
+  });
 });
