@@ -15,9 +15,9 @@ import { teamApi } from './support/team-api.ts';
 // Spec §4 'Booking state' colours as the page paints them.
 const colours = {
   lightblue: 'rgb(173, 216, 230)',
-  red: 'rgb(229, 57, 53)',
+  red: 'rgb(198, 40, 40)',
   yellow: 'rgb(253, 216, 53)',
-  green: 'rgb(67, 160, 71)',
+  green: 'rgb(46, 125, 50)',
 };
 
 const texts = {

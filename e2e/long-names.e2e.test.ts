@@ -1,0 +1,203 @@
+// Issue 27/28 follow-up: what a professional notices. A project delivers to destinations with long
+// names (a real agency's are); on a 390 px phone the picture log shows every destination's chip in
+// full (wrapped inside the card, no ellipsis: a tooltip does not help on a phone), and at 1366 px in
+// German the calendar table and the 'Every delivery' table fit their card without scrolling inside
+// it. Screens at 1366 px and 390 px in English and German, axe finds nothing serious.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { seriousA11yProblems } from './support/a11y.ts';
+import { type Account, addToTeam, newAccount, registerVerified, signIn } from './support/accounts.ts';
+import { launchBrowser, newContext } from './support/browser.ts';
+import { ftpUpload } from './support/ftp-upload.ts';
+import { settledScreenshot } from './support/screens.ts';
+import { freePort, repoRoot, startServerWithIngest, type TestServer } from './support/server.ts';
+import { newProject, rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
+
+const image = fs.readFileSync(path.resolve(repoRoot, '../shared/data/images/exiftool-IPTC.jpg'));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const destinations = [
+  'Deutsche Presse-Agentur Bildfunk Hauptredaktion Hamburg',
+  'Sport-Informations-Dienst Bildredaktion Köln-Nord',
+];
+
+/** dd.mm.yyyy `days` from today (the event dialog's format). */
+function dayFromNow(days: number) {
+  const d = new Date(Date.now() + days * 86_400_000);
+  return `${String(d.getUTCDate()).padStart(2, '0')}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${d.getUTCFullYear()}`;
+}
+
+/** How far `selector`'s box scrolls sideways inside itself (0: everything fits). */
+const innerOverflow = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => el.scrollWidth - el.clientWidth);
+
+describe('long names fit (issue 27/28 follow-up)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let cookies: Awaited<ReturnType<ReturnType<Page['context']>['cookies']>>;
+  let projectId = 0;
+
+  before(async () => {
+    const started = await startServerWithIngest();
+    server = started.server;
+    browser = await launchBrowser();
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const owner = newAccount('Lena', 'Lena Langname Bildagentur');
+    const photographers: Account[] = [newAccount('Maximiliane'), newAccount('Bartholomäus')];
+    await registerVerified(server, page.request, owner);
+    for (const account of photographers) await registerVerified(server, page.request, account);
+    await signIn(page, owner);
+    const api: TeamApi = await teamApi(page, server);
+
+    // Two destinations where nothing listens: every delivery waits for its next try.
+    const project = await newProject(api, 'Bundesliga Spieltag', await rootFolderId(api, 'projects'));
+    projectId = project.id;
+    const serversRoot = await rootFolderId(api, 'ftpservers');
+    for (const name of destinations) {
+      const { ftpserverid } = await api.post<{ ftpserverid: number }>('ftpserver', {
+        name,
+        host: '127.0.0.1',
+        port: await freePort(),
+        protocol: 'ftp',
+        username: 'nobody',
+        password: 'nobody-pw',
+        parentFolderId: serversRoot,
+      });
+      await api.post(`project/${projectId}/ftpserver/${ftpserverid}`);
+    }
+    for (const filename of ['TOR_0001.JPG', 'TOR_0002.JPG'])
+      await ftpUpload({
+        host: '127.0.0.1',
+        port: started.ftpPort,
+        ...project.account,
+        filename,
+        content: image,
+      });
+    for (let i = 0; ; i++) {
+      const { pictures } = await api.post<{
+        pictures: Array<{ deliveries: Array<{ state: string; trynumber: number }> }>;
+      }>('pictures/200/0', { projectid: projectId });
+      const waiting = pictures.flatMap((p) => p.deliveries).filter((d) => d.trynumber > 0);
+      if (pictures.length === 2 && waiting.length === 4) break;
+      if (i > 300) throw new Error('the deliveries did not reach their retry');
+      await sleep(300);
+    }
+
+    // The calendar: two events with long texts, both photographers invited, one booked.
+    for (const account of photographers) await addToTeam(server, page.request, api, account.email);
+    const { members } = await api.get<{ members: { dbuserid: number; email: string }[] }>('users');
+    const userIds = photographers.map((a) => members.find((m) => m.email === a.email)?.dbuserid ?? 0);
+    const { calendars } = await api.get<{ calendars: { dbcalendarid: number; type: string }[] }>('calendars');
+    const calendarId = calendars.find((c) => c.type === 'default')?.dbcalendarid;
+    const entryIds: number[] = [];
+    for (const [i, [team1, team2]] of [
+      ['Borussia Mönchengladbach', 'Eintracht Frankfurt'],
+      ['1. FC Heidenheim 1846', 'Sportvereinigung Greuther Fürth'],
+    ].entries()) {
+      const { calendarentryid } = await api.post<{ calendarentryid: number }>(
+        `calendar/${calendarId}/entry`,
+        {
+          startDate: dayFromNow(2 + i),
+          startTime: '15:30',
+          category: 'sport',
+          subcategory: 'football',
+          scene: 'Bundesliga, 14. Spieltag',
+          team1,
+          team2,
+          location: 'Borussia-Park, Hennes-Weisweiler-Allee 1',
+          city: 'Mönchengladbach',
+          country: 'Deutschland',
+        },
+      );
+      entryIds.push(calendarentryid);
+    }
+    await api.post('calendar/suggestentries', { userIds, entryIds });
+    await api.post('booking', { entryId: entryIds[0], userId: userIds[0], bookingState: 'accepted' });
+    cookies = await context.cookies();
+    await context.close();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const open = async (language: 'en' | 'de', width: number) => {
+    const context = await newContext(browser, server.url, {
+      locale: language === 'de' ? 'de-DE' : 'en-US',
+      viewport: { width, height: 860 },
+    });
+    await context.addCookies(cookies);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    // The owner's stored language is English: the browser's choice is made in the app.
+    await page.goto('/');
+    await page.getByTestId('user-menu-button').click();
+    await page.getByTestId(`language-${language}`).click();
+    await page.keyboard.press('Escape');
+    return page;
+  };
+
+  const fits = async (page: Page, name: string, width: number) => {
+    await settledScreenshot(page, name);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scrollWidth <= width, `${name}: the page is ${scrollWidth} px wide at ${width} px`);
+    assert.deepEqual(await seriousA11yProblems(page), [], `${name}: axe`);
+  };
+
+  for (const language of ['en', 'de'] as const)
+    for (const width of [390, 1366])
+      it(`the picture log shows long destination names in full (${language}, ${width} px)`, async () => {
+        const page = await open(language, width);
+        await page.goto(`/project/protocol?id=${projectId}`);
+        const row = page.getByTestId('picture-row').first();
+        await row.getByTestId('delivery-chip').first().waitFor();
+        const chips = await row.getByTestId('delivery-chip').evaluateAll((elements) =>
+          elements.map((chip) => {
+            const label = chip.querySelector('.MuiChip-label') as HTMLElement;
+            const card = chip.closest('[data-testid="picture-row"]') as HTMLElement;
+            return {
+              text: label.textContent ?? '',
+              cut: label.scrollWidth > label.clientWidth,
+              outside: chip.getBoundingClientRect().right > card.getBoundingClientRect().right + 0.5,
+            };
+          }),
+        );
+        assert.equal(chips.length, 2);
+        for (const chip of chips) {
+          assert.ok(
+            destinations.some((name) => chip.text.startsWith(name)),
+            chip.text,
+          );
+          assert.equal(chip.cut, false, `"${chip.text}" is cut`);
+          assert.equal(chip.outside, false, `"${chip.text}" leaves its card`);
+        }
+        await fits(page, `long-names-picture-log-${width}-${language}`, width);
+        await page.context().close();
+      });
+
+  for (const language of ['en', 'de'] as const)
+    for (const width of [1366, 390])
+      it(`'Every delivery' and the calendar table fit without inner scrolling (${language}, ${width} px)`, async () => {
+        const page = await open(language, width);
+        await page.goto(`/project/protocol?id=${projectId}&view=deliveries`);
+        await page.getByTestId('job-row').first().waitFor();
+        await settledScreenshot(page, `long-names-deliveries-${width}-${language}`);
+        assert.equal(await innerOverflow(page, '.MuiTableContainer-root:has([data-testid="jobs-table"])'), 0);
+        await fits(page, `long-names-deliveries-${width}-${language}`, width);
+
+        await page.goto('/calendar');
+        await page.getByTestId('calendar-table').locator('text=Mönchengladbach').first().waitFor();
+        await settledScreenshot(page, `long-names-calendar-${width}-${language}`);
+        if (width > 600) assert.equal(await innerOverflow(page, ':has(> [data-testid="calendar-table"])'), 0);
+        await fits(page, `long-names-calendar-${width}-${language}`, width);
+        await page.context().close();
+      });
+});
