@@ -1,11 +1,28 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStoreLanguage, useUserInfo } from '../api/account.ts';
-import { type AppLanguage, currentLanguage } from '../i18n/i18n.ts';
+import { type AppLanguage, currentLanguage, languageStorageKey } from '../i18n/i18n.ts';
+
+/** The language the person chose in this browser, if they did (storage may be blocked). */
+function chosenHere(): string | null {
+  try {
+    return localStorage.getItem(languageStorageKey);
+  } catch {
+    return null;
+  }
+}
+
+function rememberHere(language: AppLanguage) {
+  try {
+    localStorage.setItem(languageStorageKey, language);
+  } catch {
+    // Private mode without storage: the choice lasts for this page.
+  }
+}
 
 /**
  * Set when someone picks a language while signed out (the sign-in page's switch): that choice is
- * newer than the one stored with the account, so signing in stores it instead of replacing it.
+ * newer than the one stored with the account, so signing in stores it.
  */
 let pickedWhileSignedOut = false;
 
@@ -19,7 +36,7 @@ export const useLanguage = () => {
   const store = useStoreLanguage();
   const language: AppLanguage = i18n.resolvedLanguage === 'de' ? 'de' : 'en';
   const setLanguage = (next: AppLanguage) => {
-    // changeLanguage also stores the choice in this browser (detector cache in localStorage).
+    rememberHere(next);
     void i18n.changeLanguage(next);
     if (!info.data?.logged_in) pickedWhileSignedOut = true;
     else if (info.data.language !== next) store.mutate(next);
@@ -28,9 +45,9 @@ export const useLanguage = () => {
 };
 
 /**
- * Once per signed-in user and page load (sign-in or a restored session), the UI takes the language
- * stored with the account, so a member who chose German sees German on a new browser too. Later
- * switches store themselves (useLanguage), so UI and account stay in step.
+ * On sign-in and on a restored session, a browser where the person never chose a language shows
+ * the one stored with the account: a member who chose German sees German on a new browser too. A
+ * choice made in this browser stays (and one made on the sign-in page is stored at sign-in).
  */
 export function useAccountLanguage() {
   const { i18n } = useTranslation();
@@ -53,6 +70,6 @@ export function useAccountLanguage() {
     if (pickedWhileSignedOut) {
       pickedWhileSignedOut = false;
       if (shown !== stored) storeLanguage.current(shown);
-    } else if (shown !== stored) void i18n.changeLanguage(stored);
+    } else if (chosenHere() === null && shown !== stored) void i18n.changeLanguage(stored);
   }, [userId, stored, i18n]);
 }
