@@ -6,15 +6,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { seriousA11yProblems } from './support/a11y.ts';
-import { type Account, addToTeam, newAccount, registerVerified, signIn } from './support/accounts.ts';
-import { launchBrowser, newContext } from './support/browser.ts';
+import { type Account, addToTeam, newAccount, registerVerified } from './support/accounts.ts';
 import { ftpUpload } from './support/ftp-upload.ts';
 import { settledScreenshot } from './support/screens.ts';
-import { freePort, repoRoot, startServerWithIngest, type TestServer } from './support/server.ts';
-import { newProject, rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
+import { freePort, repoRoot } from './support/server.ts';
+import { browserSuite, signUpOwner } from './support/suite.ts';
+import { addFtpDestination, newProject, rootFolderId } from './support/team-api.ts';
 
 const image = fs.readFileSync(path.resolve(repoRoot, '../shared/data/images/exiftool-IPTC.jpg'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -37,45 +37,31 @@ const innerOverflow = (page: Page, selector: string) =>
     .evaluate((el) => el.scrollWidth - el.clientWidth);
 
 describe('long names fit (issue 27/28 follow-up)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let cookies: Awaited<ReturnType<ReturnType<Page['context']>['cookies']>>;
+  const suite = browserSuite({ ingest: true });
+  let owner: Page;
   let projectId = 0;
 
   before(async () => {
-    const started = await startServerWithIngest();
-    server = started.server;
-    browser = await launchBrowser();
-    const context = await newContext(browser, server.url);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    const owner = newAccount('Lena', 'Lena Langname Bildagentur');
+    owner = await suite.openPage();
+    const { server } = suite;
     const photographers: Account[] = [newAccount('Maximiliane'), newAccount('Bartholomäus')];
-    await registerVerified(server, page.request, owner);
-    for (const account of photographers) await registerVerified(server, page.request, account);
-    await signIn(page, owner);
-    const api: TeamApi = await teamApi(page, server);
+    for (const account of photographers) await registerVerified(server, owner.request, account);
+    const { api } = await signUpOwner(server, owner, 'Lena', 'Lena Langname Bildagentur');
 
     // Two destinations where nothing listens: every delivery waits for its next try.
     const project = await newProject(api, 'Bundesliga Spieltag', await rootFolderId(api, 'projects'));
     projectId = project.id;
-    const serversRoot = await rootFolderId(api, 'ftpservers');
-    for (const name of destinations) {
-      const { ftpserverid } = await api.post<{ ftpserverid: number }>('ftpserver', {
+    for (const name of destinations)
+      await addFtpDestination(api, projectId, {
         name,
-        host: '127.0.0.1',
         port: await freePort(),
-        protocol: 'ftp',
         username: 'nobody',
         password: 'nobody-pw',
-        parentFolderId: serversRoot,
       });
-      await api.post(`project/${projectId}/ftpserver/${ftpserverid}`);
-    }
     for (const filename of ['TOR_0001.JPG', 'TOR_0002.JPG'])
       await ftpUpload({
         host: '127.0.0.1',
-        port: started.ftpPort,
+        port: suite.ftpPort,
         ...project.account,
         filename,
         content: image,
@@ -91,7 +77,7 @@ describe('long names fit (issue 27/28 follow-up)', () => {
     }
 
     // The calendar: two events with long texts, both photographers invited, one booked.
-    for (const account of photographers) await addToTeam(server, page.request, api, account.email);
+    for (const account of photographers) await addToTeam(server, owner.request, api, account.email);
     const { members } = await api.get<{ members: { dbuserid: number; email: string }[] }>('users');
     const userIds = photographers.map((a) => members.find((m) => m.email === a.email)?.dbuserid ?? 0);
     const { calendars } = await api.get<{ calendars: { dbcalendarid: number; type: string }[] }>('calendars');
@@ -120,30 +106,10 @@ describe('long names fit (issue 27/28 follow-up)', () => {
     }
     await api.post('calendar/suggestentries', { userIds, entryIds });
     await api.post('booking', { entryId: entryIds[0], userId: userIds[0], bookingState: 'accepted' });
-    cookies = await context.cookies();
-    await context.close();
   });
 
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const open = async (language: 'en' | 'de', width: number) => {
-    const context = await newContext(browser, server.url, {
-      locale: language === 'de' ? 'de-DE' : 'en-US',
-      viewport: { width, height: 860 },
-    });
-    await context.addCookies(cookies);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    // The owner's stored language is English: the browser's choice is made in the app.
-    await page.goto('/');
-    await page.getByTestId('user-menu-button').click();
-    await page.getByTestId(`language-${language}`).click();
-    await page.keyboard.press('Escape');
-    return page;
-  };
+  const open = (language: 'en' | 'de', width: number) =>
+    suite.openPage({ language, viewport: { width, height: 860 }, sessionOf: owner });
 
   const fits = async (page: Page, name: string, width: number) => {
     await settledScreenshot(page, name);
