@@ -70,6 +70,11 @@ const phone = { width: 390, height: 844 };
 const desktop = { width: 1366, height: 860 };
 
 async function assertNoSidewaysScroll(page: Page, where: string) {
+  // Right after a viewport change the page may still be laid out for the old width (the calendar
+  // swaps its table for cards on the next render): give it up to 2 s to settle.
+  await page
+    .waitForFunction((max) => document.documentElement.scrollWidth <= max, phone.width, { timeout: 2000 })
+    .catch(() => {});
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= phone.width, `${where}: the page is ${width} px wide at ${phone.width} px`);
 }
