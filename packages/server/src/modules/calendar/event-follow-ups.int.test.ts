@@ -73,16 +73,15 @@ async function invitedTeam(name: string) {
 const nextMail = (person: Person, subject: RegExp, seen: ReceivedMail[]) =>
   server.mail.waitFor(person.email, (m) => subject.test(m.subject) && !seen.includes(m));
 
-/** Checks a follow-up against the invitation: same UID and organizer, a higher SEQUENCE. */
-function assertFollows(
-  invitation: ReceivedMail,
-  mail: ReceivedMail,
-  method: 'REQUEST' | 'CANCEL',
-  uid: string,
-) {
+type Invited = Awaited<ReturnType<typeof invitedTeam>>;
+
+/** Checks the follow-up to `person` against their invitation: same UID and organizer, a higher SEQUENCE. */
+function assertFollows(t: Invited, person: Person, mail: ReceivedMail, method: 'REQUEST' | 'CANCEL') {
+  const invitation = t.invitations.get(person);
+  assert.ok(invitation);
   const first = calendarOf(invitation, 'REQUEST');
   const next = calendarOf(mail, method);
-  assert.equal(next.event.uid, uid);
+  assert.equal(next.event.uid, t.uid);
   assert.ok(next.event.sequence > first.event.sequence, `${next.event.sequence} > ${first.event.sequence}`);
   assert.equal(
     String(next.vevent.getFirstPropertyValue('organizer')),
@@ -91,6 +90,15 @@ function assertFollows(
   assert.equal(next.vevent.getFirstPropertyValue('status'), method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED');
   return next;
 }
+
+/** The German and the English photographer's follow-ups, each checked against their invitation. */
+const bothFollow = (t: Invited, de: ReceivedMail, en: ReceivedMail, method: 'REQUEST' | 'CANCEL') =>
+  (
+    [
+      [t.german, de],
+      [t.english, en],
+    ] as const
+  ).map(([person, mail]) => ({ person, next: assertFollows(t, person, mail, method) }));
 
 test("a changed time or place sends an updated REQUEST (same UID, higher SEQUENCE), in each one's language", async () => {
   const t = await invitedTeam('Umzug');
@@ -105,13 +113,7 @@ test("a changed time or place sends an updated REQUEST (same UID, higher SEQUENC
   assert.match(de.text, /hat diesen Termin geändert/);
   const en = await nextMail(t.english, /changed/, [...t.invitations.values()]);
   assert.match(en.text, /has changed this event/);
-  for (const [person, mail] of [
-    [t.german, de],
-    [t.english, en],
-  ] as const) {
-    const invitation = t.invitations.get(person);
-    assert.ok(invitation);
-    const next = assertFollows(invitation, mail, 'REQUEST', t.uid);
+  for (const { person, next } of bothFollow(t, de, en, 'REQUEST')) {
     assert.equal(next.event.startDate.toJSDate().toISOString(), '2027-05-12T17:00:00.000Z');
     assert.equal(next.event.location, 'Alte Försterei, Berlin, Deutschland');
     const attendee = next.vevent.getFirstProperty('attendee');
@@ -141,13 +143,7 @@ test('cancelling the event sends METHOD:CANCEL with STATUS:CANCELLED to everyone
   assert.equal((await t.owner.put(`${t.base}/calendarentry/${t.id}/cancel`)).status, 200);
   const de = await nextMail(t.german, /abgesagt/, []);
   const en = await nextMail(t.english, /cancelled/, []);
-  for (const [person, mail] of [
-    [t.german, de],
-    [t.english, en],
-  ] as const) {
-    const invitation = t.invitations.get(person);
-    assert.ok(invitation);
-    const next = assertFollows(invitation, mail, 'CANCEL', t.uid);
+  for (const { next } of bothFollow(t, de, en, 'CANCEL')) {
     assert.equal(next.event.startDate.toJSDate().toISOString(), '2027-05-12T16:00:00.000Z');
     assert.equal(next.vevent.getFirstProperty('attendee')?.getParameter('rsvp'), undefined);
   }
@@ -159,14 +155,7 @@ test('deleting the event sends METHOD:CANCEL to everyone invited, en and de', as
   const de = await nextMail(t.german, /abgesagt/, []);
   assert.match(de.text, /hat diesen Termin abgesagt/);
   const en = await nextMail(t.english, /cancelled/, []);
-  for (const [person, mail] of [
-    [t.german, de],
-    [t.english, en],
-  ] as const) {
-    const invitation = t.invitations.get(person);
-    assert.ok(invitation);
-    assertFollows(invitation, mail, 'CANCEL', t.uid);
-  }
+  bothFollow(t, de, en, 'CANCEL');
 });
 
 test("cancelling one person's booking sends that person METHOD:CANCEL, nobody else", async () => {
@@ -176,9 +165,7 @@ test("cancelling one person's booking sends that person METHOD:CANCEL, nobody el
   assert.equal((await cancel(t.german)).status, 200);
   const de = await nextMail(t.german, /Buchung storniert/, []);
   assert.match(de.text, /hat Ihre Buchung für diesen Termin storniert/);
-  const germanInvitation = t.invitations.get(t.german);
-  assert.ok(germanInvitation);
-  assertFollows(germanInvitation, de, 'CANCEL', t.uid);
+  assertFollows(t, t.german, de, 'CANCEL');
   assert.equal(server.mail.mails.filter((m) => m.to === t.english.email).length, 1, 'only the invitation');
 
   // An accepted booking cancelled back to unset takes the event out too (English this time).
@@ -196,7 +183,5 @@ test("cancelling one person's booking sends that person METHOD:CANCEL, nobody el
   assert.equal(unset.status, 200);
   const en = await nextMail(t.english, /booking cancelled/, []);
   assert.match(en.text, /has cancelled your booking for this event/);
-  const englishInvitation = t.invitations.get(t.english);
-  assert.ok(englishInvitation);
-  assertFollows(englishInvitation, en, 'CANCEL', t.uid);
+  assertFollows(t, t.english, en, 'CANCEL');
 });
