@@ -14,7 +14,7 @@ import { ftpUpload } from './support/ftp-upload.ts';
 import { settledScreenshot } from './support/screens.ts';
 import { freePort, repoRoot } from './support/server.ts';
 import { browserSuite, signUpOwner } from './support/suite.ts';
-import { addFtpDestination, newProject, rootFolderId } from './support/team-api.ts';
+import { addFtpDestination, newProject, newTeamEvent, rootFolderId } from './support/team-api.ts';
 
 const image = fs.readFileSync(path.resolve(repoRoot, '../shared/data/images/exiftool-IPTC.jpg'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -80,30 +80,23 @@ describe('long names fit (issue 27/28 follow-up)', () => {
     for (const account of photographers) await addToTeam(server, owner.request, api, account.email);
     const { members } = await api.get<{ members: { dbuserid: number; email: string }[] }>('users');
     const userIds = photographers.map((a) => members.find((m) => m.email === a.email)?.dbuserid ?? 0);
-    const { calendars } = await api.get<{ calendars: { dbcalendarid: number; type: string }[] }>('calendars');
-    const calendarId = calendars.find((c) => c.type === 'default')?.dbcalendarid;
-    const entryIds: number[] = [];
-    for (const [i, [team1, team2]] of [
-      ['Borussia Mönchengladbach', 'Eintracht Frankfurt'],
-      ['1. FC Heidenheim 1846', 'Sportvereinigung Greuther Fürth'],
-    ].entries()) {
-      const { calendarentryid } = await api.post<{ calendarentryid: number }>(
-        `calendar/${calendarId}/entry`,
-        {
-          startDate: dayFromNow(2 + i),
-          startTime: '15:30',
-          category: 'sport',
-          subcategory: 'football',
-          scene: 'Bundesliga, 14. Spieltag',
-          team1,
-          team2,
-          location: 'Borussia-Park, Hennes-Weisweiler-Allee 1',
-          city: 'Mönchengladbach',
-          country: 'Deutschland',
-        },
-      );
-      entryIds.push(calendarentryid);
-    }
+    const game = (day: number, team1: string, team2: string) =>
+      newTeamEvent(api, {
+        startDate: dayFromNow(day),
+        startTime: '15:30',
+        category: 'sport',
+        subcategory: 'football',
+        scene: 'Bundesliga, 14. Spieltag',
+        team1,
+        team2,
+        location: 'Borussia-Park, Hennes-Weisweiler-Allee 1',
+        city: 'Mönchengladbach',
+        country: 'Deutschland',
+      });
+    const entryIds = [
+      await game(2, 'Borussia Mönchengladbach', 'Eintracht Frankfurt'),
+      await game(3, '1. FC Heidenheim 1846', 'Sportvereinigung Greuther Fürth'),
+    ];
     await api.post('calendar/suggestentries', { userIds, entryIds });
     await api.post('booking', { entryId: entryIds[0], userId: userIds[0], bookingState: 'accepted' });
   });

@@ -101,3 +101,15 @@ export async function addFtpDestination(
   await api.post(`project/${projectId}/ftpserver/${ftpserverid}`);
   return ftpserverid;
 }
+
+/** A new event in the team's default calendar (the body as the event dialog sends it); answers its id. */
+export async function newTeamEvent(api: TeamApi, event: Record<string, unknown>): Promise<number> {
+  const { calendars } = await api.get<{ calendars: { dbcalendarid: number; type: string }[] }>('calendars');
+  const calendar = calendars.find((c) => c.type === 'default');
+  if (!calendar) throw new Error('the team has no default calendar');
+  const { calendarentryid } = await api.post<{ calendarentryid: number }>(
+    `calendar/${calendar.dbcalendarid}/entry`,
+    event,
+  );
+  return calendarentryid;
+}
