@@ -4,14 +4,13 @@
 // reads his state in words. No calendar screen scrolls sideways at 390 px. Screenshots at 1366 px
 // and 390 px of every calendar screen.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { seriousA11yProblems } from './support/a11y.ts';
-import { type Account, addToTeam, newAccount, registerVerified, signIn } from './support/accounts.ts';
-import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
+import { type Account, newAccount } from './support/accounts.ts';
+import { type PageProblems, watchProblems } from './support/browser.ts';
 import { settledScreenshot } from './support/screens.ts';
-import { startServer, type TestServer } from './support/server.ts';
-import { teamApi } from './support/team-api.ts';
+import { browserSuite, nextMonthDay, ownerAndPhotographer } from './support/suite.ts';
 
 const texts = {
   en: {
@@ -41,14 +40,6 @@ const texts = {
 const phone = { width: 390, height: 844 };
 const desktop = { width: 1366, height: 860 };
 
-/** The 15th of next month: dd.mm.yyyy for the dialog, yyyy-mm-dd for the page. */
-function nextMonthDay() {
-  const now = new Date();
-  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15));
-  const [y, m, d] = [day.getUTCFullYear(), String(day.getUTCMonth() + 1).padStart(2, '0'), '15'];
-  return { text: `${d}.${m}.${y}`, iso: `${y}-${m}-${d}` };
-}
-
 /** The page is no wider than the phone, and axe finds nothing serious on it (issue 27 item 9). */
 async function assertNoSidewaysScroll(page: Page, where: string) {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -65,31 +56,9 @@ async function bothWidths(page: Page, name: string) {
 }
 
 describe('the calendar and the photographer’s day (issue 27)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const suite = browserSuite();
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const openPage = async (language: 'en' | 'de') => {
-    const context = await newContext(browser, server.url, {
-      locale: language === 'de' ? 'de-DE' : 'en-US',
-      viewport: phone,
-    });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    return page;
-  };
+  const openPage = (language: 'en' | 'de') => suite.openPage({ language, viewport: phone });
 
   for (const language of ['en', 'de'] as const) {
     it(`owner plans next month, the photographer answers from the mail (${language}, 390 px)`, async () => {
@@ -98,11 +67,7 @@ describe('the calendar and the photographer’s day (issue 27)', () => {
       const photographer: Account = newAccount(`Piet${language}`, `Piet Photo ${language}`);
       const page = await openPage(language);
       const problems: PageProblems = watchProblems(page);
-      await registerVerified(server, page.request, owner);
-      await registerVerified(server, page.request, photographer);
-      await signIn(page, owner);
-      const api = await teamApi(page, server);
-      await addToTeam(server, page.request, api, photographer.email, language);
+      const _api = await ownerAndPhotographer(suite.server, page, owner, photographer, language);
 
       // Opens on today and says which days it shows; a fresh team has none.
       await page.goto('/calendar');
@@ -162,7 +127,7 @@ describe('the calendar and the photographer’s day (issue 27)', () => {
       await page.getByTestId(`invite-user-${photographer.email}`).click();
       await page.getByTestId('invite-submit').click();
       await page.getByTestId('invite-dialog').waitFor({ state: 'detached' });
-      const link = new URL(await server.linkFromMail(photographer.email, /PhotoRelay/));
+      const link = new URL(await suite.server.linkFromMail(photographer.email, /PhotoRelay/));
       assert.equal(link.pathname, '/acceptPhotographerInivitation');
 
       // Logged out, the link asks to sign in first, then continues to the invitation.

@@ -3,14 +3,13 @@
 // use says where before it goes), the row icons have tooltips equal to their labels, and a
 // photographer's empty screens say whom to ask instead of asking him to create things.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { seriousA11yProblems } from './support/a11y.ts';
-import { addToTeam, newAccount, registerVerified, signIn } from './support/accounts.ts';
-import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
+import { newAccount, signIn } from './support/accounts.ts';
+import { type PageProblems, watchProblems } from './support/browser.ts';
 import { settledScreenshot } from './support/screens.ts';
-import { startServer, type TestServer } from './support/server.ts';
-import { teamApi } from './support/team-api.ts';
+import { browserSuite, nextMonthDay, ownerAndPhotographer } from './support/suite.ts';
 
 const texts = {
   en: {
@@ -70,14 +69,12 @@ const texts = {
 const phone = { width: 390, height: 844 };
 const desktop = { width: 1366, height: 860 };
 
-function nextMonthDay() {
-  const now = new Date();
-  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15));
-  const [y, m] = [day.getUTCFullYear(), String(day.getUTCMonth() + 1).padStart(2, '0')];
-  return `15.${m}.${y}`;
-}
-
 async function assertNoSidewaysScroll(page: Page, where: string) {
+  // Right after a viewport change the page may still be laid out for the old width (the calendar
+  // swaps its table for cards on the next render): give it up to 2 s to settle.
+  await page
+    .waitForFunction((max) => document.documentElement.scrollWidth <= max, phone.width, { timeout: 2000 })
+    .catch(() => {});
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= phone.width, `${where}: the page is ${width} px wide at ${phone.width} px`);
 }
@@ -87,31 +84,10 @@ const listTexts = async (page: Page) =>
   (await page.getByRole('listbox').getByRole('option').allInnerTexts()).map((text) => text.trim());
 
 describe('event dialog, team flags, tooltips and role-aware empty states (issue 27)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const suite = browserSuite();
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const openPage = async (language: 'en' | 'de', viewport: { width: number; height: number }) => {
-    const context = await newContext(browser, server.url, {
-      locale: language === 'de' ? 'de-DE' : 'en-US',
-      viewport,
-    });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    return page;
-  };
+  const openPage = (language: 'en' | 'de', viewport: { width: number; height: number }) =>
+    suite.openPage({ language, viewport });
 
   for (const language of ['en', 'de'] as const) {
     it(`owner: dialog in words, own flags, tooltips; photographer: whom to ask (${language})`, async () => {
@@ -121,11 +97,7 @@ describe('event dialog, team flags, tooltips and role-aware empty states (issue 
       const photographer = newAccount(`Pia${language}`, `Pia Photo ${language}`);
       const page = await openPage(language, desktop);
       const problems: PageProblems = watchProblems(page);
-      await registerVerified(server, page.request, owner);
-      await registerVerified(server, page.request, photographer);
-      await signIn(page, owner);
-      const api = await teamApi(page, server);
-      await addToTeam(server, page.request, api, photographer.email, language);
+      const api = await ownerAndPhotographer(suite.server, page, owner, photographer, language);
 
       // The dialog: subcategories in words, never the raw ids (item 8).
       await page.goto('/calendar');
@@ -154,7 +126,7 @@ describe('event dialog, team flags, tooltips and role-aware empty states (issue 
       assert.equal(offered.length, 17);
       assert.ok(offered.includes(t.poland));
       await page.keyboard.press('Escape');
-      await page.getByTestId('event-date').fill(nextMonthDay());
+      await page.getByTestId('event-date').fill(nextMonthDay().text);
       await page.getByTestId('event-summary').fill('Senatspressekonferenz');
       await settledScreenshot(page, `calendar-event-${language}-1-dialog-news-1366`);
       await page.setViewportSize(phone);
@@ -220,8 +192,8 @@ describe('event dialog, team flags, tooltips and role-aware empty states (issue 
       const ownProblems = watchProblems(own);
       await signIn(own, photographer);
       // He has a team of his own from signing up: switch to the agency's.
-      const switched = await own.request.put(`${server.url}/api/user/currentteam`, {
-        headers: { 'Content-Type': 'application/json', Origin: server.url },
+      const switched = await own.request.put(`${suite.server.url}/api/user/currentteam`, {
+        headers: { 'Content-Type': 'application/json', Origin: suite.server.url },
         data: { teamid: api.team },
       });
       assert.ok(switched.ok(), `switching team: ${switched.status()}`);

@@ -4,20 +4,20 @@
 // and downloads the event's XMP sidecar.
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { type Account, addToTeam, newAccount, registerVerified, signIn } from './support/accounts.ts';
-import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
+import { type PageProblems, watchProblems } from './support/browser.ts';
 import { settledScreenshot } from './support/screens.ts';
-import { startServer, type TestServer } from './support/server.ts';
+import { browserSuite } from './support/suite.ts';
 import { teamApi } from './support/team-api.ts';
 
 // Spec §4 'Booking state' colours as the page paints them.
 const colours = {
   lightblue: 'rgb(173, 216, 230)',
-  red: 'rgb(229, 57, 53)',
+  red: 'rgb(198, 40, 40)',
   yellow: 'rgb(253, 216, 53)',
-  green: 'rgb(67, 160, 71)',
+  green: 'rgb(46, 125, 50)',
 };
 
 const texts = {
@@ -50,28 +50,9 @@ const dayFromNow = (days: number) => {
 };
 
 describe('event calendar journey', () => {
-  let server: TestServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const suite = browserSuite();
 
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const openPage = async (language: 'en' | 'de') => {
-    const context = await newContext(browser, server.url, { locale: language === 'de' ? 'de-DE' : 'en-US' });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    return page;
-  };
+  const openPage = (language: 'en' | 'de') => suite.openPage({ language, timeout: 15_000 });
 
   const chipColour = (page: Page, userId: number) =>
     page
@@ -94,12 +75,12 @@ describe('event calendar journey', () => {
       const photographer: Account = newAccount(`Paula${language}`, `Paula Photo ${language}`);
       const page = await openPage(language);
       const problems: PageProblems = watchProblems(page);
-      await registerVerified(server, page.request, owner);
-      await registerVerified(server, page.request, photographer);
+      await registerVerified(suite.server, page.request, owner);
+      await registerVerified(suite.server, page.request, photographer);
       await signIn(page, owner);
-      const api = await teamApi(page, server);
+      const api = await teamApi(page, suite.server);
       // An existing account joins the team in the Photographer group once it accepts the invitation.
-      await addToTeam(server, page.request, api, photographer.email, language);
+      await addToTeam(suite.server, page.request, api, photographer.email, language);
       const { members } = await api.get<{ members: { dbuserid: number; email: string }[] }>('users');
       const photographerId = members.find((member) => member.email === photographer.email)?.dbuserid;
       assert.ok(photographerId);
@@ -138,7 +119,7 @@ describe('event calendar journey', () => {
       assert.equal(await chipColour(page, photographerId), colours.lightblue, 'an invitation is light blue');
       await settledScreenshot(page, `calendar-${language}-1-invited`);
 
-      const link = new URL(await server.linkFromMail(photographer.email, /PhotoRelay/));
+      const link = new URL(await suite.server.linkFromMail(photographer.email, /PhotoRelay/));
       assert.equal(link.pathname, '/acceptPhotographerInivitation');
       assert.equal(link.searchParams.get('ciid'), String(entryId));
       const photographerPage = await openPage(language);
@@ -202,12 +183,13 @@ describe('event calendar journey', () => {
       const photographer: Account = newAccount(`Pia${language}`, `Pia Photo ${language}`);
       const colleague: Account = newAccount(`Carl${language}`, `Carl Photo ${language}`);
       const page = await openPage(language);
-      await registerVerified(server, page.request, owner);
-      for (const account of [photographer, colleague]) await registerVerified(server, page.request, account);
-      await signIn(page, owner);
-      const api = await teamApi(page, server);
+      await registerVerified(suite.server, page.request, owner);
       for (const account of [photographer, colleague])
-        await addToTeam(server, page.request, api, account.email, language);
+        await registerVerified(suite.server, page.request, account);
+      await signIn(page, owner);
+      const api = await teamApi(page, suite.server);
+      for (const account of [photographer, colleague])
+        await addToTeam(suite.server, page.request, api, account.email, language);
       const { members } = await api.get<{ members: { dbuserid: number; email: string }[] }>('users');
       const idOf = (account: Account) => members.find((member) => member.email === account.email)?.dbuserid;
       const [photographerId, colleagueId] = [idOf(photographer), idOf(colleague)];

@@ -6,22 +6,23 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { seriousA11yProblems } from './support/a11y.ts';
-import { jsonHeaders, newAccount, registerVerified, signIn } from './support/accounts.ts';
-import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
+import { jsonHeaders } from './support/accounts.ts';
+import { type PageProblems, watchProblems } from './support/browser.ts';
 import { ftpUpload } from './support/ftp-upload.ts';
 import { settledScreenshot } from './support/screens.ts';
-import { freePort, repoRoot, startServerWithIngest, type TestServer } from './support/server.ts';
-import { newProject, rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
+import { freePort, repoRoot } from './support/server.ts';
+import { browserSuite, signUpOwner } from './support/suite.ts';
+import { addFtpDestination, newProject, rootFolderId, type TeamApi } from './support/team-api.ts';
+import { sleep, until } from './support/wait.ts';
 
 /** Pictures seeded through the camera's FTP (one of them stopped by the script). */
 const pictureCount = Number(process.env.E2E_JOBLOG_PICTURES ?? 24);
 /** The picture log shows 25 rows a page; a larger day is searched for the rows a test needs. */
 const onOnePage = pictureCount <= 25;
 const image = fs.readFileSync(path.resolve(repoRoot, '../shared/data/images/exiftool-IPTC.jpg'));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Pictures = {
   count: number;
@@ -34,8 +35,6 @@ type Pictures = {
 };
 
 describe('the job log on a match day', () => {
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
   let problems: PageProblems;
   let api: TeamApi;
@@ -65,15 +64,6 @@ describe('the job log on a match day', () => {
   };
   const pictures = (projectid: number, filter: Record<string, unknown> = {}) =>
     api.post<Pictures>('pictures/200/0', { projectid, ...filter });
-  const until = async <T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 90_000) => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > end) throw new Error(`${what}: ${JSON.stringify(value).slice(0, 1500)}`);
-      await sleep(300);
-    }
-  };
   /** The caption of the newest copy of `name` that arrived in the Agency inbox. */
   const agencyCaption = async (name: string, copies: number) => {
     const inbox = await until(
@@ -86,17 +76,13 @@ describe('the job log on a match day', () => {
     return (await api.get<{ caption: string | null }>(`upload/${newest.uploadId}/caption`)).caption;
   };
 
+  const suite = browserSuite({ ingest: true });
+
   before(async () => {
-    ({ server, ftpPort } = await startServerWithIngest());
-    browser = await launchBrowser();
-    const context = await newContext(browser, server.url);
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
+    page = await suite.openPage();
     problems = watchProblems(page);
-    const owner = newAccount('Mia', 'Mia Matchday Media');
-    await registerVerified(server, page.request, owner);
-    await signIn(page, owner);
-    api = await teamApi(page, server);
+    ({ api } = await signUpOwner(suite.server, page, 'Mia', 'Mia Matchday Media'));
+    ftpPort = suite.ftpPort;
     const projectsRoot = await rootFolderId(api, 'projects');
     const serversRoot = await rootFolderId(api, 'ftpservers');
     const project = (name: string) => newProject(api, name, projectsRoot);
@@ -105,19 +91,8 @@ describe('the job log on a match day', () => {
     const archive = await project('Archive inbox');
     matchId = match.id;
     agencyId = agency.id;
-    const addServer = async (name: string, port: number, account: { username: string; password: string }) => {
-      const { ftpserverid } = await api.post<{ ftpserverid: number }>('ftpserver', {
-        name,
-        host: '127.0.0.1',
-        port,
-        protocol: 'ftp',
-        username: account.username,
-        password: account.password,
-        parentFolderId: serversRoot,
-      });
-      await api.post(`project/${matchId}/ftpserver/${ftpserverid}`);
-      return ftpserverid;
-    };
+    const addServer = (name: string, port: number, account: { username: string; password: string }) =>
+      addFtpDestination(api, matchId, { name, port, ...account }, serversRoot);
     await addServer('Agency FTP', ftpPort, agency.account);
     await addServer('Archive FTP', ftpPort, archive.account);
     // Nothing listens here: every delivery to Client FTP waits for its next try.
@@ -143,11 +118,6 @@ describe('the job log on a match day', () => {
         ),
       180_000,
     );
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it('names the failing destination once with its waiting pictures, the script error once on its picture', async () => {
@@ -194,13 +164,7 @@ describe('the job log on a match day', () => {
   for (const language of ['en', 'de'] as const)
     for (const width of [1366, 390])
       it(`fits ${width} px without sideways scrolling, axe finds nothing serious (${language})`, async () => {
-        const context = await newContext(browser, server.url, {
-          locale: language === 'de' ? 'de-DE' : 'en-US',
-          viewport: { width, height: 860 },
-        });
-        await context.addCookies(await page.context().cookies());
-        const screen = await context.newPage();
-        screen.setDefaultTimeout(20_000);
+        const screen = await suite.openPage({ language, viewport: { width, height: 860 }, sessionOf: page });
         const waitFor = {
           protocol: 'picture-row',
           pictures: 'my-picture',
@@ -231,7 +195,7 @@ describe('the job log on a match day', () => {
           assert.deepEqual(await seriousA11yProblems(screen), [], `${name} at ${width} px (${language})`);
           await settledScreenshot(screen, `joblog-${name}-${width}-${language}`);
         }
-        await context.close();
+        await screen.context().close();
       });
 
   it('"Retry all failed" delivers the picture the fixed script now lets through', async () => {
@@ -250,8 +214,8 @@ describe('the job log on a match day', () => {
     const row = page.locator('[data-testid="picture-row"][data-filename="GOAL_0001.JPG"]');
     assert.equal(await agencyCaption('GOAL_0001', 1), 'Derby: first caption');
     const removed = await page.request.delete(
-      `${server.url}/api/${api.team}/project/${matchId}/ftpserver/${clientServerId}`,
-      { headers: jsonHeaders(server), data: {} },
+      `${suite.server.url}/api/${api.team}/project/${matchId}/ftpserver/${clientServerId}`,
+      { headers: jsonHeaders(suite.server), data: {} },
     );
     assert.ok(removed.ok(), await removed.text());
     await page.goto(`/project/protocol?id=${matchId}`);

@@ -1,28 +1,16 @@
 // Issue 27 item 5: the language a signed-in user picks (the avatar menu's EN/DE, the profile page)
 // is stored with the account, so that their mails and calendar feed follow it.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { seriousA11yProblems } from './support/a11y.ts';
 import { newAccount, registerVerified, signIn } from './support/accounts.ts';
-import { launchBrowser, newContext, watchProblems } from './support/browser.ts';
+import { watchProblems } from './support/browser.ts';
 import { settledScreenshot } from './support/screens.ts';
-import { startServer, type TestServer } from './support/server.ts';
+import { browserSuite, signUpOwner } from './support/suite.ts';
 
 describe('language of mails', () => {
-  let server: TestServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = browserSuite();
 
   const storedLanguage = (page: Page) =>
     page.evaluate(
@@ -38,11 +26,8 @@ describe('language of mails', () => {
 
   it('the avatar menu and the profile page store the language; the profile page fits a phone', async () => {
     const account = newAccount('Sprache');
-    const context = await newContext(browser, server.url);
-    contexts.push(context);
-    await registerVerified(server, context.request, account);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const page = await suite.openPage({ timeout: 15_000 });
+    await registerVerified(suite.server, page.request, account);
     const problems = watchProblems(page);
     await signIn(page, account);
     assert.equal(await storedLanguage(page), 'en');
@@ -80,6 +65,34 @@ describe('language of mails', () => {
       assert.deepEqual(await seriousA11yProblems(page), []);
       await settledScreenshot(page, `mail-language-profile-390-${language}`);
     }
+    assert.deepEqual(problems.errors, []);
+  });
+  it("signing in on a new browser shows the member's stored language; switching there stores it", async () => {
+    const firstPage = await suite.openPage({ timeout: 15_000 });
+    const { account } = await signUpOwner(suite.server, firstPage, 'Neubrowser');
+    await firstPage.getByTestId('user-menu-button').click();
+    await firstPage.getByTestId('language-de').click();
+    await waitForStored(firstPage, 'de');
+
+    // A new browser (English, nobody chose a language in it): after signing in the app speaks German.
+    const page = await suite.openPage({ timeout: 15_000, languageChosen: false });
+    const problems = watchProblems(page);
+    await signIn(page, account);
+    await page.getByRole('heading', { name: 'Übersicht' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+    // The restored session of a reload keeps it.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Übersicht' }).waitFor();
+
+    // Switching to English there is stored and follows the member to the next browser.
+    await page.getByTestId('user-menu-button').click();
+    await page.getByTestId('language-en').click();
+    await waitForStored(page, 'en');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const thirdPage = await suite.openPage({ language: 'de', timeout: 15_000, languageChosen: false });
+    await signIn(thirdPage, account);
+    await thirdPage.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    assert.equal(await thirdPage.evaluate(() => document.documentElement.lang), 'en');
     assert.deepEqual(problems.errors, []);
   });
 });

@@ -6,17 +6,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { seriousA11yProblems } from './support/a11y.ts';
-import { newAccount, registerVerified, signIn } from './support/accounts.ts';
-import { launchBrowser, newContext, type PageProblems, watchProblems } from './support/browser.ts';
+import { type PageProblems, watchProblems } from './support/browser.ts';
 import { ftpUpload } from './support/ftp-upload.ts';
 import { settledScreenshot } from './support/screens.ts';
-import { repoRoot, startServerWithIngest, type TestServer } from './support/server.ts';
-import { newProject, rootFolderId, type TeamApi, teamApi } from './support/team-api.ts';
+import { repoRoot } from './support/server.ts';
+import { browserSuite, signUpOwner } from './support/suite.ts';
+import { addFtpDestination, newProject, rootFolderId, type TeamApi } from './support/team-api.ts';
+import { until } from './support/wait.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A JPEG whose head ends inside its APP1 segment: no engine can stamp it. */
 const unstampable = Buffer.concat([
   Buffer.from([0xff, 0xd8, 0xff, 0xe1, 0x10, 0x00]),
@@ -36,59 +36,32 @@ type Pictures = {
 };
 
 describe('pictures without metadata', () => {
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
   let problems: PageProblems;
   let api: TeamApi;
   let matchId = 0;
 
   const pictures = () => api.post<Pictures>('pictures/50/0', { projectid: matchId });
-  const until = async <T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 90_000) => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > end) throw new Error(`${what}: ${JSON.stringify(value).slice(0, 1500)}`);
-      await sleep(300);
-    }
-  };
   const stateOf = (p: Pictures, name: string) =>
     p.pictures.find((x) => x.filename === name)?.deliveries[0]?.state;
 
+  const suite = browserSuite({ ingest: true });
+
   before(async () => {
-    const started = await startServerWithIngest();
-    server = started.server;
-    browser = await launchBrowser();
-    const context = await newContext(browser, server.url);
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
+    page = await suite.openPage();
     problems = watchProblems(page);
-    const owner = newAccount('Ute', 'Ute Unstamped Media');
-    await registerVerified(server, page.request, owner);
-    await signIn(page, owner);
-    api = await teamApi(page, server);
+    ({ api } = await signUpOwner(suite.server, page, 'Ute', 'Ute Unstamped Media'));
     const projectsRoot = await rootFolderId(api, 'projects');
-    const serversRoot = await rootFolderId(api, 'ftpservers');
     const project = (name: string) => newProject(api, name, projectsRoot);
     const match = await project('Cup final');
     const agency = await project('Agency inbox');
     matchId = match.id;
-    const { ftpserverid } = await api.post<{ ftpserverid: number }>('ftpserver', {
-      name: 'Agency FTP',
-      host: '127.0.0.1',
-      port: started.ftpPort,
-      protocol: 'ftp',
-      username: agency.account.username,
-      password: agency.account.password,
-      parentFolderId: serversRoot,
-    });
-    await api.post(`project/${matchId}/ftpserver/${ftpserverid}`);
+    await addFtpDestination(api, matchId, { name: 'Agency FTP', port: suite.ftpPort, ...agency.account });
     await api.put(`project/${matchId}/xmpvalue/creatorNames`, { value: 'Ute Unstamped' });
     await api.put(`project/${matchId}/xmpvaluemode/creatorNames/mode/replace`);
     await api.put(`project/${matchId}/metadatasettings`, { holdUnstampable: true });
     const upload = (filename: string, content: Buffer) =>
-      ftpUpload({ host: '127.0.0.1', port: started.ftpPort, ...match.account, filename, content });
+      ftpUpload({ host: '127.0.0.1', port: suite.ftpPort, ...match.account, filename, content });
     await upload('EXIF_0001.JPG', brokenExif);
     await upload('BROKEN_0002.JPG', unstampable);
     await until(
@@ -96,11 +69,6 @@ describe('pictures without metadata', () => {
       pictures,
       (p) => stateOf(p, 'BROKEN_0002.JPG') === 'held' && stateOf(p, 'EXIF_0001.JPG') === 'succeeded',
     );
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it('the picture log says why a picture is held and which EXIF texts kept the old value', async () => {
@@ -122,13 +90,7 @@ describe('pictures without metadata', () => {
   for (const language of ['en', 'de'] as const)
     for (const width of [1366, 390] as const)
       it(`fits ${width} px without sideways scrolling, axe finds nothing serious (${language})`, async () => {
-        const context = await newContext(browser, server.url, {
-          locale: language === 'de' ? 'de-DE' : 'en-US',
-          viewport: { width, height: 860 },
-        });
-        await context.addCookies(await page.context().cookies());
-        const screen = await context.newPage();
-        screen.setDefaultTimeout(20_000);
+        const screen = await suite.openPage({ language, viewport: { width, height: 860 }, sessionOf: page });
         for (const [name, url, testId] of [
           ['protocol', `/project/protocol?id=${matchId}`, 'picture-held'],
           ['pictures', '/pictures', 'picture-held'],
@@ -141,7 +103,7 @@ describe('pictures without metadata', () => {
           assert.ok(scrollWidth <= width, `${name} is ${scrollWidth} px wide at ${width} px`);
           assert.deepEqual(await seriousA11yProblems(screen), [], `${name} at ${width} px (${language})`);
         }
-        await context.close();
+        await screen.context().close();
       });
 
   it('"Send as is" sends the held picture with one click', async () => {

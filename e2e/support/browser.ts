@@ -24,18 +24,33 @@ export async function launchBrowser(): Promise<Browser> {
 
 export type PageProblems = { errors: string[] };
 
-/** A fresh context (own cookies and storage) in English with a desktop viewport. */
+/**
+ * A fresh context (own cookies and storage) in English with a desktop viewport. Its person has
+ * chosen the app's language of the locale in this browser (as the EN/DE switch remembers it), so
+ * the app keeps that language after signing in; `languageChosen: false` is a browser where nobody
+ * chose one yet, which shows the account's stored language once signed in.
+ */
 export async function newContext(
   browser: Browser,
   baseURL: string,
-  options: { locale?: string; viewport?: { width: number; height: number } } = {},
+  options: { locale?: string; viewport?: { width: number; height: number }; languageChosen?: boolean } = {},
 ): Promise<BrowserContext> {
-  return browser.newContext({
+  const locale = options.locale ?? 'en-US';
+  const context = await browser.newContext({
     baseURL,
-    locale: options.locale ?? 'en-US',
+    locale,
     viewport: options.viewport ?? { width: 1366, height: 860 },
     deviceScaleFactor: 1,
   });
+  if (options.languageChosen ?? true)
+    await context.addInitScript(
+      (language) => {
+        if (!localStorage.getItem('photorelay.language'))
+          localStorage.setItem('photorelay.language', language);
+      },
+      locale.startsWith('de') ? 'de' : 'en',
+    );
+  return context;
 }
 
 /** Records uncaught page errors and console errors so a test can assert there were none. */

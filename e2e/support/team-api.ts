@@ -81,3 +81,35 @@ export async function menuEntries(page: Page): Promise<string[]> {
 
 /** Closes an open menu or dialog with Escape. */
 export const pressEscape = (page: Page) => page.keyboard.press('Escape');
+
+/**
+ * An FTP server in the FTP servers root (or `parentFolderId`) added to `projectId` as a
+ * destination, e.g. another project's ingest account or a port where nothing listens.
+ */
+export async function addFtpDestination(
+  api: TeamApi,
+  projectId: number,
+  server: { name: string; port: number; username: string; password: string },
+  parentFolderId?: number,
+): Promise<number> {
+  const { ftpserverid } = await api.post<{ ftpserverid: number }>('ftpserver', {
+    ...server,
+    host: '127.0.0.1',
+    protocol: 'ftp',
+    parentFolderId: parentFolderId ?? (await rootFolderId(api, 'ftpservers')),
+  });
+  await api.post(`project/${projectId}/ftpserver/${ftpserverid}`);
+  return ftpserverid;
+}
+
+/** A new event in the team's default calendar (the body as the event dialog sends it); answers its id. */
+export async function newTeamEvent(api: TeamApi, event: Record<string, unknown>): Promise<number> {
+  const { calendars } = await api.get<{ calendars: { dbcalendarid: number; type: string }[] }>('calendars');
+  const calendar = calendars.find((c) => c.type === 'default');
+  if (!calendar) throw new Error('the team has no default calendar');
+  const { calendarentryid } = await api.post<{ calendarentryid: number }>(
+    `calendar/${calendar.dbcalendarid}/entry`,
+    event,
+  );
+  return calendarentryid;
+}

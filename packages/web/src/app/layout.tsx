@@ -8,6 +8,7 @@ import { normalizePath } from '../ui/next-path.ts';
 import { PageSpinner, StatusPanel } from '../ui/page.tsx';
 import { describeError } from '../ui/report-error.ts';
 import { useSession } from '../ui/session.ts';
+import { useAccountLanguage } from '../ui/use-language.ts';
 import { guardRedirect } from './route-access.ts';
 import { AppDrawer } from './shell/app-drawer.tsx';
 import { Footer } from './shell/footer.tsx';
@@ -21,6 +22,7 @@ export function AppLayout() {
   // The router's catch-all ('*', handle notFound) answers an address no page has.
   const known = !useMatches().some((match) => (match.handle as { notFound?: boolean } | undefined)?.notFound);
   const [mobileDrawerOpen, setMobileDrawerOpen] = useState(false);
+  useAccountLanguage();
 
   useEffect(() => applyDebugParam(location.search), [location.search]);
 

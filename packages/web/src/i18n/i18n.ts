@@ -1,5 +1,5 @@
 // i18next setup: en is default and fallback, de the second locale. The language comes from the
-// browser, can be switched in the app and is remembered in localStorage.
+// browser (or, signed in, the account), can be switched in the app and is remembered in localStorage.
 import i18next from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
@@ -71,7 +71,9 @@ void i18next
     detection: {
       order: ['localStorage', 'navigator'],
       lookupLocalStorage: languageStorageKey,
-      caches: ['localStorage'],
+      // Only a person's own choice is remembered (useLanguage writes it): a browser without one
+      // shows the language stored with the account once signed in (ui/use-language.ts).
+      caches: [],
     },
   });
 

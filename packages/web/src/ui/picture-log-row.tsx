@@ -161,7 +161,15 @@ export function PictureLogRow({
                 onClick={onToggle}
                 data-testid="delivery-chip"
                 data-state={d.state}
-                sx={{ maxWidth: '100%', fontWeight: 600 }}
+                // A long destination name wraps inside its chip instead of ending in '…': a phone
+                // has no tooltip to show the rest.
+                sx={{
+                  maxWidth: '100%',
+                  height: 'auto',
+                  minHeight: 24,
+                  fontWeight: 600,
+                  '& .MuiChip-label': { whiteSpace: 'normal', overflowWrap: 'anywhere', py: 0.25 },
+                }}
               />
             ))}
           </Stack>

@@ -41,10 +41,13 @@ export function usePlainError() {
 /** The plain sentence, with the technical text behind a "Details" toggle. */
 export function PlainError({
   text,
+  sentence,
   color = 'error',
   testId,
 }: {
   text: string;
+  /** Says it in other words than the plain sentence (e.g. 'last try failed (…)'). */
+  sentence?: string;
   color?: 'error' | 'warning.main' | 'text.secondary';
   testId?: string;
 }) {
@@ -54,7 +57,7 @@ export function PlainError({
   return (
     <Box data-testid={testId} sx={{ minWidth: 0 }}>
       <Typography variant="caption" color={color} sx={{ display: 'block', overflowWrap: 'anywhere' }}>
-        {plain(text)}{' '}
+        {sentence ?? plain(text)}{' '}
         <Link
           component="button"
           type="button"

@@ -102,10 +102,30 @@ const calendarTexts = {
       text: `Das Team „${team}“ hat diesen Termin abgesagt, für den Sie gebucht waren:\n\n${event}\n\nKalender: ${link}\n`,
     }),
   },
+  changed: {
+    en: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: changed: ${event}`,
+      text: `The team "${team}" has changed this event, to which you are invited:\n\n${event}\n\nYour calendar app updates the entry from the attached invitation.\n\nCalendar: ${link}\n`,
+    }),
+    de: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: geändert: ${event}`,
+      text: `Das Team „${team}“ hat diesen Termin geändert, zu dem Sie eingeladen sind:\n\n${event}\n\nIhre Kalender-App übernimmt die Änderung aus der angehängten Einladung.\n\nKalender: ${link}\n`,
+    }),
+  },
+  uninvited: {
+    en: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: booking cancelled: ${event}`,
+      text: `The team "${team}" has cancelled your booking for this event:\n\n${event}\n\nCalendar: ${link}\n`,
+    }),
+    de: (link: string, team: string, event: string) => ({
+      subject: `PhotoRelay: Buchung storniert: ${event}`,
+      text: `Das Team „${team}“ hat Ihre Buchung für diesen Termin storniert:\n\n${event}\n\nKalender: ${link}\n`,
+    }),
+  },
 } as const;
 
 export function calendarMail(
-  kind: 'invitation' | 'cancelled',
+  kind: keyof typeof calendarTexts,
   language: Language,
   link: string,
   team: string,

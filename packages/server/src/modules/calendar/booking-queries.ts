@@ -252,3 +252,16 @@ export const findInvitationById = (db: Db, id: number) =>
     .where('i.id', '=', id)
     .where('i.expires_at', '>', new Date())
     .executeTakeFirst();
+
+/** Per booking of the entry that was ever invited: its newest invitation's id (expired ones too). */
+export const listNewestInvitationIds = async (db: Db, teamId: number, entryId: number) => {
+  const rows = await db
+    .selectFrom('booking_invitations as i')
+    .innerJoin('bookings as b', 'b.id', 'i.booking_id')
+    .select(['b.id as booking_id', sql<number>`max(i.id)`.as('invitation_id')])
+    .where('b.team_id', '=', teamId)
+    .where('b.entry_id', '=', entryId)
+    .groupBy('b.id')
+    .execute();
+  return new Map(rows.map((r) => [r.booking_id, Number(r.invitation_id)]));
+};

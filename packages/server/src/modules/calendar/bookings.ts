@@ -5,9 +5,12 @@ import type { Db } from '../../db/kysely.ts';
 import { requireTeamAdmin } from '../folders/permissions.ts';
 import * as teamQueries from '../teams/queries.ts';
 import type { Member } from '../teams/service.ts';
+import type { BookingRecord } from './booking-queries.ts';
 import * as bq from './booking-queries.ts';
 import { presentEntries, requireEntry } from './entries.ts';
+import type { Entry } from './entry-queries.ts';
 import * as q from './entry-queries.ts';
+import { sendFollowUps } from './event-mails.ts';
 import { presentBooking } from './present.ts';
 import { dayStart, inZone } from './time.ts';
 
@@ -53,11 +56,11 @@ export async function changeBooking(
   requireTeamAdmin(member);
   if (body.bookingState === undefined && body.accreditation === undefined)
     throw new AppError('ValidationError', 'Give bookingState or accreditation');
-  await requireBookableEntry(ctx.db, member, body.entryId);
+  const entry = await requireBookableEntry(ctx.db, member, body.entryId);
   if (!(await teamQueries.findMember(ctx.db, member.teamId, body.userId)))
     throw new AppError('NotFound', 'Unknown user');
 
-  await ctx.db.transaction().execute(async (trx) => {
+  const before = await ctx.db.transaction().execute(async (trx) => {
     if ((await q.lockEntries(trx, member.teamId, [body.entryId])).length === 0)
       throw new AppError('NotFound');
     // The row lock queues concurrent changes: each is checked against what the one before left.
@@ -80,10 +83,37 @@ export async function changeBooking(
       ...(body.accreditation !== undefined ? { accreditation: body.accreditation } : {}),
     });
     await bq.insertHistory(trx, current.id, member.userId, changes);
+    return current.state;
   });
   const booking = await bq.findBooking(ctx.db, member.teamId, body.entryId, body.userId);
   if (!booking) throw new AppError('NotFound');
+  if (cancelsBooking(before, body.bookingState)) await tellUninvited(ctx, member, entry, booking, before);
   return presentBooking(booking);
+}
+
+/** 'Cancel booking' (spec §4): an invitation or a booking to canceled, an accepted booking back to unset. */
+const cancelsBooking = (from: BookingState, to: BookingState | undefined) =>
+  to === 'canceled' || (from === 'accepted' && to === 'unset');
+
+/**
+ * A cancelled booking takes the event out of the person's calendar app (METHOD:CANCEL), if they
+ * had it: they were invited or booked. A cancelled event was taken out already.
+ */
+async function tellUninvited(
+  ctx: AppContext,
+  member: Member,
+  entry: Entry,
+  booking: BookingRecord,
+  before: BookingState,
+) {
+  if (entry.cancelledAt !== null) return;
+  const invitationId = (await bq.listNewestInvitationIds(ctx.db, member.teamId, entry.id)).get(booking.id);
+  if (invitationId === undefined && before !== 'accepted') return;
+  const zone = await q.findTeamTimeZone(ctx.db, member.teamId);
+  const sequence = await q.findEntryVersion(ctx.db, member.teamId, entry.id);
+  await sendFollowUps(ctx, member.teamName, 'uninvited', { entry, zone, sequence }, [
+    { ...booking, invitationId },
+  ]);
 }
 
 /**

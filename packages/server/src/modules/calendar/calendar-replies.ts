@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { requireMember } from '../teams/service.ts';
 import * as bq from './booking-queries.ts';
 import { answerOwnBooking } from './bookings.ts';
-import { entryUid } from './invitations.ts';
+import { entryUid } from './event-mails.ts';
 import { invitationOfReplyAddress } from './reply-address.ts';
 
 // A calendar app's answer to an event invitation (iMIP METHOD:REPLY, RFC 6047), mailed to the

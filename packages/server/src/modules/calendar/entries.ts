@@ -2,13 +2,14 @@ import type { CalendarEntryBody } from '@photorelay/contract/calendar';
 import { eventTexts } from '@photorelay/contract/calendar';
 import { AppError } from '@photorelay/contract/errors';
 import { limits } from '@photorelay/contract/limits';
-import { asLanguage, calendarMail } from '../../adapters/mail/templates.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/kysely.ts';
 import { type Access, loadAccess, requireTeamAdmin } from '../folders/permissions.ts';
 import type { Member } from '../teams/service.ts';
 import * as bq from './booking-queries.ts';
+import type { Entry } from './entry-queries.ts';
 import * as q from './entry-queries.ts';
+import { type FollowUpRecipient, sendFollowUps } from './event-mails.ts';
 import { requireTeamFlags } from './flags.ts';
 import { cachedMonth } from './month-cache.ts';
 import { isPlanner, listingJson, presentEntry } from './present.ts';
@@ -216,6 +217,12 @@ export async function updateEntry(
     await requireTeamFlags(ctx.db, member.teamId, body.flags);
   // The flags have their own call (saved at once per box); a body without them keeps them.
   await q.updateEntry(ctx.db, member.teamId, id, { ...values, flags: body.flags ?? entry.flags });
+  const changed = await q.findEntry(ctx.db, member.teamId, id);
+  if (changed && changed.cancelledAt === null && shownInCalendars(changed) !== shownInCalendars(entry)) {
+    const sequence = await q.findEntryVersion(ctx.db, member.teamId, id);
+    const recipients = await followUpRecipients(ctx, member, id, { invitedOnly: true });
+    await sendFollowUps(ctx, member.teamName, 'changed', { entry: changed, zone, sequence }, recipients);
+  }
   return getEntry(ctx, member, id);
 }
 
@@ -224,8 +231,39 @@ export async function deleteEntry(ctx: AppContext, member: Member, id: number) {
   const entry = await q.findEntry(ctx.db, member.teamId, id);
   if (!entry) throw new AppError('NotFound');
   requireDefault(entry.calendarType);
+  // The bookings go with the entry: whom to tell is read first. A cancelled event was told already.
+  const recipients =
+    entry.cancelledAt === null ? await followUpRecipients(ctx, member, id, { invitedOnly: false }) : [];
+  const sequence = (await q.findEntryVersion(ctx.db, member.teamId, id)) + 1;
   await q.deleteEntry(ctx.db, member.teamId, id);
+  const zone = await q.findTeamTimeZone(ctx.db, member.teamId);
+  await sendFollowUps(ctx, member.teamName, 'cancelled', { entry, zone, sequence }, recipients);
 }
+
+/**
+ * Who hears of a change of the event: everyone booked or still invited (not declined, not
+ * cancelled); `invitedOnly` keeps those who got an invitation (only they have the event in their
+ * calendar app to update).
+ */
+async function followUpRecipients(
+  ctx: AppContext,
+  member: Member,
+  entryId: number,
+  { invitedOnly }: { invitedOnly: boolean },
+): Promise<FollowUpRecipient[]> {
+  const bookings = await bq.listBookings(ctx.db, member.teamId, [entryId]);
+  const invitations = await bq.listNewestInvitationIds(ctx.db, member.teamId, entryId);
+  return bookings
+    .filter((b) => b.state === 'accepted' || b.state === 'unset')
+    .filter((b) => !invitedOnly || invitations.has(b.id))
+    .map((b) => ({ ...b, invitationId: invitations.get(b.id) }));
+}
+
+/** What a calendar app shows of an event: a change of it is sent to the invited as an updated invitation. */
+const shownInCalendars = (e: Entry) =>
+  [e.startAt.getTime(), e.endAt.getTime(), e.allDay, e.summary, e.scene, e.description]
+    .concat([e.location, e.city, e.country])
+    .join('\u0000');
 
 /**
  * Copies an entry into the team's default calendar. A copy of an external entry remembers its
@@ -283,34 +321,11 @@ export async function cancelEntry(ctx: AppContext, member: Member, id: number) {
   if (entry.cancelledAt === null) {
     await q.markCancelled(ctx.db, member.teamId, id);
     const zone = await q.findTeamTimeZone(ctx.db, member.teamId);
-    const booked = (await bq.listBookings(ctx.db, member.teamId, [id])).filter(
-      (b) => b.state === 'accepted' || b.state === 'unset',
-    );
-    const event = describeEntry(entry, zone);
-    const link = `${ctx.config.publicUrl}/calendar`;
-    for (const b of booked) {
-      try {
-        await ctx.mailer.send({
-          to: b.email,
-          link,
-          ...calendarMail('cancelled', asLanguage(b.language), link, member.teamName, event),
-        });
-      } catch (error) {
-        // The cancellation stands; the calendar shows it struck through to everyone anyway.
-        ctx.log.warn({ err: error, to: b.email }, 'cancellation mail failed');
-      }
-    }
+    const sequence = await q.findEntryVersion(ctx.db, member.teamId, id);
+    const recipients = await followUpRecipients(ctx, member, id, { invitedOnly: false });
+    await sendFollowUps(ctx, member.teamName, 'cancelled', { entry, zone, sequence }, recipients);
   }
   return getEntry(ctx, member, id);
-}
-
-export function describeEntry(
-  entry: { summary: string; scene: string; startAt: Date; location: string },
-  zone: string,
-) {
-  const start = inZone(entry.startAt, zone);
-  const where = entry.location ? `, ${entry.location}` : '';
-  return `${entry.summary || entry.scene} (${start.date} ${start.time}${where})`;
 }
 
 export async function setFlag(ctx: AppContext, member: Member, id: number, bit: number, value: boolean) {

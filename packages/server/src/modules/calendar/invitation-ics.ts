@@ -2,7 +2,8 @@ import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import ICAL from 'ical.js';
 import { inZone } from './time.ts';
 
-// The .ics of an event invitation (issue 27 item 5; iMIP, RFC 6047): METHOD:REQUEST with the
+// The .ics of an event invitation (issue 27 item 5; iMIP, RFC 6047): METHOD:REQUEST (CANCEL for a
+// cancelled event or booking, with STATUS:CANCELLED; event-mails.ts) with the
 // event in the team's time zone (its VTIMEZONE from @touch4it/ical-timezones, the tzurl.org
 // rules), the team as ORGANIZER (the invitation's reply address) and the photographer as the one
 // ATTENDEE asked to answer. Built with ical.js, which escapes and folds.
@@ -91,8 +92,11 @@ export function invitationIcs(
   const attendee = vevent.addPropertyWithValue('attendee', `mailto:${parties.attendee.address}`);
   if (parties.attendee.name) attendee.setParameter('cn', parties.attendee.name);
   attendee.setParameter('role', 'REQ-PARTICIPANT');
-  attendee.setParameter('partstat', 'NEEDS-ACTION');
-  attendee.setParameter('rsvp', 'TRUE');
+  // A cancellation asks for no answer (RFC 5546 3.2.5); a request (also an update) does.
+  if (method === 'REQUEST') {
+    attendee.setParameter('partstat', 'NEEDS-ACTION');
+    attendee.setParameter('rsvp', 'TRUE');
+  }
   calendar.addSubcomponent(vevent);
   return calendar.toString();
 }

@@ -1,6 +1,5 @@
 import { AppError } from '@photorelay/contract/errors';
 import { limits } from '@photorelay/contract/limits';
-import { senderAddress } from '../../adapters/mail/mailer.ts';
 import { asLanguage, calendarMail } from '../../adapters/mail/templates.ts';
 import type { AppContext } from '../../context.ts';
 import { randomToken, sha256, tokenMatches } from '../../crypto/tokens.ts';
@@ -9,14 +8,10 @@ import * as teamQueries from '../teams/queries.ts';
 import { type Member, requireMember } from '../teams/service.ts';
 import * as bq from './booking-queries.ts';
 import { answerOwnBooking } from './bookings.ts';
-import { describeEntry, presentEntries } from './entries.ts';
+import { presentEntries } from './entries.ts';
 import * as q from './entry-queries.ts';
+import { describeEntry, icsEvent, organizerAddress } from './event-mails.ts';
 import { invitationIcs } from './invitation-ics.ts';
-import { replyAddress } from './reply-address.ts';
-
-/** An event's UID, the same in the invitation's .ics and the member's feed: the app keeps one event. */
-export const entryUid = (ctx: AppContext, entryId: number) =>
-  `entry-${entryId}@${new URL(ctx.config.publicUrl).hostname}`;
 
 // Invitations (spec §5 "Invite photographers dialog", "Photographer invitation page"): a mailed
 // link with a selector+token pair (only the token's hash is stored), valid for
@@ -89,26 +84,11 @@ export async function suggestEntries(
         const link = `${ctx.config.publicUrl}/acceptPhotographerInivitation?${query}`;
         // Always the recipient's language (issue 27 item 5); `body.language`, the sender's, is ignored.
         const language = asLanguage(await bq.findUserLanguage(trx, user.id));
-        const ics = invitationIcs(
-          {
-            uid: entryUid(ctx, entry.id),
-            sequence: await q.findEntryVersion(trx, member.teamId, entry.id),
-            start: entry.startAt,
-            end: entry.endAt,
-            allDay: entry.allDay,
-            summary: entry.summary || entry.scene,
-            description: [entry.description, `PhotoRelay: ${link}`].filter(Boolean).join('\n\n'),
-            location: [entry.location, entry.city, entry.country].filter(Boolean).join(', '),
-            zone,
-          },
-          {
-            organizer: {
-              name: member.teamName,
-              address: replyAddress(ctx.config, invitationId) ?? senderAddress(ctx.config.MAIL_FROM),
-            },
-            attendee: { name: `${user.first_name} ${user.last_name}`.trim(), address: user.email },
-          },
-        );
+        const sequence = await q.findEntryVersion(trx, member.teamId, entry.id);
+        const ics = invitationIcs(icsEvent(ctx, entry, zone, sequence, link), {
+          organizer: { name: member.teamName, address: organizerAddress(ctx, invitationId) },
+          attendee: { name: `${user.first_name} ${user.last_name}`.trim(), address: user.email },
+        });
         try {
           await ctx.mailer.send({
             to: user.email,

@@ -40,14 +40,17 @@ export type ChipTone = ChipColour;
 export const chipTone = (booking: Pick<Booking, 'bookingState' | 'accreditation'>): ChipTone =>
   bookingChipColour(booking.bookingState, booking.accreditation);
 
-/** The chip colours (background, text); the e2e test asserts the backgrounds as computed rgb(). */
+/**
+ * The chip colours (background, text); the e2e test asserts the backgrounds as computed rgb(). Red
+ * and green are dark enough for white text (WCAG AA 4.5:1: 5.6 and 5.1; the lighter ones had 4.2 and 3.3).
+ */
 export const chipColors: Record<ChipTone, { bg: string; fg: string }> = {
   lightblue: { bg: 'rgb(173, 216, 230)', fg: 'rgb(12, 52, 77)' },
   grey: { bg: 'rgb(189, 189, 189)', fg: 'rgb(33, 33, 33)' },
-  red: { bg: 'rgb(229, 57, 53)', fg: 'rgb(255, 255, 255)' },
+  red: { bg: 'rgb(198, 40, 40)', fg: 'rgb(255, 255, 255)' },
   yellow: { bg: 'rgb(253, 216, 53)', fg: 'rgb(51, 41, 0)' },
   orange: { bg: 'rgb(251, 140, 0)', fg: 'rgb(33, 20, 0)' },
-  green: { bg: 'rgb(67, 160, 71)', fg: 'rgb(255, 255, 255)' },
+  green: { bg: 'rgb(46, 125, 50)', fg: 'rgb(255, 255, 255)' },
 };
 
 /**

@@ -108,7 +108,6 @@ const tableStyles = {
     borderColor: 'divider',
   },
   '& .card .time': { fontVariantNumeric: 'tabular-nums' },
-  '& .card .chip': { whiteSpace: 'normal', height: 'auto', minHeight: 24, py: 0.25, textAlign: 'left' },
   '& .card.cancelled .summary': { textDecoration: 'line-through' },
   '& .card.cancelled': { color: 'text.disabled' },
   '& .card .actions': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.25, mx: -0.75 },
@@ -133,11 +132,32 @@ const tableStyles = {
   },
   '& .outlined': { bgcolor: 'transparent', border: 1, borderColor: 'divider' },
   '& .confirmed': { color: 'success.main', display: 'inline-flex' },
-  '& .booking': { display: 'inline-flex', alignItems: 'center', gap: 0.5, mr: 0.5, my: 0.25 },
+  '& .booking': {
+    display: 'inline-flex',
+    alignItems: 'center',
+    gap: 0.5,
+    mr: 0.5,
+    my: 0.25,
+    maxWidth: '100%',
+  },
   '& button.chip': { cursor: 'pointer', fontWeight: 500, font: 'inherit', fontSize: '0.8125rem' },
+  // A booking chip wraps its words inside itself (a German state is long): the bookings column
+  // stays narrow enough for the table to fit 1366 px without scrolling inside its card.
+  '& .chip': {
+    // Inline text, not flex items: the name and the state flow as one line that wraps.
+    display: 'inline-block',
+    whiteSpace: 'normal',
+    height: 'auto',
+    minHeight: 24,
+    py: 0.25,
+    lineHeight: 1.35,
+    textAlign: 'left',
+  },
+  '& td.bookings': { minWidth: 200, maxWidth: 300 },
   '& button.chip .state': { fontWeight: 400 },
   '& button.chip:hover, & button.chip:focus-visible': { filter: 'brightness(0.95)' },
-  '& td.actions': { textAlign: 'right', whiteSpace: 'nowrap', py: 0.25 },
+  // Up to six icons, three a row (each 30 px): a row's actions take two lines, not 180 px.
+  '& td.actions': { textAlign: 'right', py: 0.25, px: 1, width: 106, minWidth: 106 },
   '& .icon, & .flags': {
     display: 'inline-flex',
     alignItems: 'center',

@@ -286,7 +286,11 @@ export const EntryRow = memo(function EntryRow({
         {time}
       </td>
       <td>{title}</td>
-      {admin && <td data-testid="entry-bookings">{bookings}</td>}
+      {admin && (
+        <td className="bookings" data-testid="entry-bookings">
+          {bookings}
+        </td>
+      )}
       <td>{place}</td>
       {admin && <td>{flagButton}</td>}
       <td className="actions">{icons}</td>

@@ -142,7 +142,8 @@ function JobRow({
             <Typography
               variant="body2"
               title={job.ftpservername ?? job.destprojectname ?? undefined}
-              sx={{ overflowWrap: 'anywhere' }}
+              // Between words (a name breaks inside a word only when one word is wider than the column).
+              sx={{ overflowWrap: 'break-word', minWidth: 0 }}
             >
               {job.ftpservername ?? job.destprojectname ?? '–'}
             </Typography>
@@ -156,15 +157,28 @@ function JobRow({
             label={render(view.label)}
             sx={{ fontWeight: 600 }}
           />
-          {view.detail && !(job.state === 'failed' && job.errortext) && (
-            <Typography
-              variant="caption"
-              color={view.tone === 'error' ? 'error' : 'text.secondary'}
-              sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
-              data-testid="job-state-detail"
-            >
-              {render(view.detail)}
-            </Typography>
+          {/* The error in plain words with its technical text behind 'Details' (no column of its
+              own: the table fits 1366 px in German). */}
+          {job.errortext ? (
+            <Box sx={{ mt: 0.5 }}>
+              <PlainError
+                text={job.errortext}
+                sentence={job.state === 'failed' ? undefined : (render(view.detail) ?? undefined)}
+                color={view.tone === 'error' ? 'error' : 'text.secondary'}
+                testId="job-error"
+              />
+            </Box>
+          ) : (
+            view.detail && (
+              <Typography
+                variant="caption"
+                color={view.tone === 'error' ? 'error' : 'text.secondary'}
+                sx={{ display: 'block', mt: 0.5, overflowWrap: 'anywhere' }}
+                data-testid="job-state-detail"
+              >
+                {render(view.detail)}
+              </Typography>
+            )
           )}
           <JobEventStamp job={job} />
           {unstamped && (
@@ -194,23 +208,15 @@ function JobRow({
           <Tooltip title={formatDateTime(job.scheduletime, language, true)}>
             <span>{formatCompactDateTime(job.scheduletime, now, language)}</span>
           </Tooltip>
-        </TableCell>
-        <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
+          {/* Created: under the scheduled time, not a column of its own (the table fits 1366 px in German). */}
           <Tooltip title={formatDateTime(job.createtime, language, true)}>
-            <span>{formatCompactDateTime(job.createtime, now, language)}</span>
+            <Typography variant="caption" sx={{ display: 'block' }} data-testid="job-created">
+              {t('createdAt', { time: formatCompactDateTime(job.createtime, now, language) })}
+            </Typography>
           </Tooltip>
         </TableCell>
         <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }} data-testid="job-tries-count">
           <TriesToggle job={job} open={open} onToggle={() => setOpen(!open)} language={language} />
-        </TableCell>
-        <TableCell sx={{ maxWidth: 160 }}>
-          {job.errortext ? (
-            <PlainError text={job.errortext} testId="job-error" />
-          ) : (
-            <Typography variant="caption" color="text.disabled">
-              –
-            </Typography>
-          )}
         </TableCell>
         <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
           {formatDuration(job.uploadduration, language) ?? '–'}
@@ -226,7 +232,7 @@ function JobRow({
           )}
         </TableCell>
       </TableRow>
-      {open && <JobTriesRow job={job} columns={9} language={language} />}
+      {open && <JobTriesRow job={job} columns={7} language={language} />}
     </>
   );
 }
@@ -260,17 +266,7 @@ export function DeliveriesView({
       setPageIndex(Math.max(0, Math.ceil(count / pageSize) - 1));
   }, [page.data, pageIndex, pageSize, count]);
 
-  const columns = [
-    'file',
-    'size',
-    'destination',
-    'state',
-    'scheduled',
-    'created',
-    'tries',
-    'error',
-    'durationSpeed',
-  ] as const;
+  const columns = ['file', 'size', 'destination', 'state', 'scheduled', 'tries', 'durationSpeed'] as const;
   const rightAligned = new Set(['size', 'tries', 'durationSpeed']);
 
   return (
