@@ -27,7 +27,10 @@ import { makeFrame, metadataHead, standardTables, writeSyntheticJpeg } from '../
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
-const images = path.resolve(repo, '../../shared/data/images');
+// The shared sample pictures beside the worktrees (also when this file runs from a copy elsewhere).
+const images = [path.resolve(repo, '../../shared/data/images'), '/work/shared/data/images'].find((d) =>
+  fs.existsSync(d),
+) as string;
 
 const { values: opts } = parseArgs({
   options: {
