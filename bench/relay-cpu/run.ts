@@ -338,9 +338,16 @@ async function main() {
     const ftpDest = { port: vsftpd.port, user: vsftpd.username, password: vsftpd.password };
     const sftpDest = { port: sshd.port, user: sshd.username, password: sshd.password };
 
-    const delivered = (dir: string, count: number) => () =>
-      vsftpd.files(`incoming/relay/${dir}`).filter((f) => !isTemp(f)).length >= count &&
-      walk(sshd.root, `relay/${dir}`).filter((f) => !isTemp(f)).length >= count;
+    const delivered = (dir: string, count: number) => () => {
+      try {
+        return (
+          vsftpd.files(`incoming/relay/${dir}`).filter((f) => !isTemp(f)).length >= count &&
+          walk(sshd.root, `relay/${dir}`).filter((f) => !isTemp(f)).length >= count
+        );
+      } catch {
+        return false; // a temporary file renamed between the listing and its stat: look again
+      }
+    };
     const relay = async (dir: string, batch: string[]) => {
       await ftpSend(ingest, batch, dir);
       await waitFor(`delivery of ${dir}`, delivered(dir, batch.length));
