@@ -15,8 +15,11 @@ export interface AppContext {
   blobs: BlobStore;
   /** Decodes untrusted pictures (thumbnails) in its own process, with a deadline and a memory limit. */
   pictures: PictureScaler;
-  /** Nudges background loops (provisioning, commands) so fresh work starts at once. */
-  wake: { provisioning(): void; commands(): void; pipeline(): void };
+  /**
+   * Nudges background loops (provisioning, commands) so fresh work starts at once. The
+   * pipeline's `'uploads'`: only a new upload, whose jobs wait for its processing anyway.
+   */
+  wake: { provisioning(): void; commands(): void; pipeline(what?: 'uploads'): void };
   /** Whether the data disk is full: readiness, health, the ingest and the dashboard ask it. */
   disk: DataDisk;
   /** What readiness reports beside the database; runtime.ts sets it as the ingest starts and stops. */

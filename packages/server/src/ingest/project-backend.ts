@@ -77,7 +77,7 @@ export function createProjectIngestBackend(ctx: AppContext): IngestBackend {
         if (!recorded) await ctx.blobs.remove(blob.key);
       }
       if (!recorded) throw new IngestUserError('Project no longer exists');
-      ctx.wake.pipeline();
+      ctx.wake.pipeline('uploads');
       return { bytes: blob.size };
     },
 

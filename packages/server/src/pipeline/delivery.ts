@@ -90,5 +90,5 @@ export async function deliverToProject(ctx: AppContext, job: ClaimedJob, workerI
     await ctx.blobs.remove(blobKey);
     throw error;
   }
-  ctx.wake.pipeline();
+  ctx.wake.pipeline('uploads');
 }

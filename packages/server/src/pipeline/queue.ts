@@ -14,7 +14,7 @@ export async function claimUploadToProcess(
   db: Db,
   leaseSeconds: number,
   busyTeams: readonly number[] = [],
-): Promise<UploadToProcess | undefined> {
+): Promise<(UploadToProcess & { moreWaiting: boolean }) | undefined> {
   const notBusy = busyTeams.length > 0 ? sql`t.team_id not in (${sql.join([...busyTeams])})` : sql`true`;
   const result = await sql<{
     id: number;
@@ -24,6 +24,7 @@ export async function claimUploadToProcess(
     blob_key: string;
     size: number;
     sha256: string;
+    more: boolean;
   }>`
     with recursive processing as (
       select team_id, count(*) as n from uploads
@@ -57,7 +58,10 @@ export async function claimUploadToProcess(
     )
     update uploads set state = 'processing', locked_until = now() + make_interval(secs => ${leaseSeconds})
     from next where uploads.id = next.id
-    returning uploads.id, uploads.project_id, uploads.team_id, uploads.path, uploads.blob_key, uploads.size, uploads.sha256
+    returning uploads.id, uploads.project_id, uploads.team_id, uploads.path, uploads.blob_key, uploads.size, uploads.sha256,
+      -- Another upload waiting (team shares and script back-offs aside)? See moreDue in claimJob.
+      exists (select 1 from uploads w where w.state in ('received', 'processing') and w.id <> uploads.id
+              and (w.state = 'received' or w.locked_until < now())) as more
   `.execute(db);
   const row = result.rows[0];
   return (
@@ -69,6 +73,7 @@ export async function claimUploadToProcess(
       blobKey: row.blob_key,
       size: Number(row.size),
       sha256: row.sha256,
+      moreWaiting: row.more,
     }
   );
 }
@@ -131,6 +136,8 @@ export interface ClaimedJob {
   processedSha256: string | null;
   /** An FTP server job's server as it is now: null once the server was deleted. */
   server: ServerDestination | null;
+  /** Whether another job was due when this one was claimed (connection limits aside). */
+  moreDue: boolean;
 }
 
 export interface ServerDestination {
@@ -179,6 +186,7 @@ interface ClaimedJobRow {
     linked: boolean;
     override_path: string | null;
   } | null;
+  more: boolean;
 }
 
 const toClaimedJob = (r: ClaimedJobRow): ClaimedJob => ({
@@ -210,6 +218,7 @@ const toClaimedJob = (r: ClaimedJobRow): ClaimedJob => ({
     linked: r.server.linked,
     overridePath: r.server.override_path,
   },
+  moreDue: r.more,
 });
 
 /**
@@ -273,7 +282,13 @@ export async function claimJob(
     select c.*, case when s.id is null then null else json_build_object(
              'id', s.id, 'protocol', s.protocol, 'host', s.host, 'port', s.port, 'username', s.username,
              'password_enc', s.password_enc, 'path', s.path, 'max_connections', s.max_connections,
-             'linked', pf.project_id is not null, 'override_path', pf.path) end as server
+             'linked', pf.project_id is not null, 'override_path', pf.path) end as server,
+           -- Another job due now (connection limits aside; one being claimed beside us counts too)?
+           -- Without one the worker claims again only when woken: no empty claim after each job.
+           exists (select 1 from jobs j join uploads u on u.id = j.upload_id
+                   where j.state in ('scheduled', 'running') and j.scheduletime <= now() and j.id <> c.id
+                     and u.state = 'processed'
+                     and (j.state = 'scheduled' or j.locked_until < now())) as more
     from claimed c
     left join ftp_servers s on s.id = c.ftp_server_id
     left join project_ftp_servers pf on pf.ftp_server_id = c.ftp_server_id and pf.project_id = c.project_id

@@ -81,6 +81,8 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       if (seen === wakeups) maybe.uploads = false;
       return false;
     }
+    // As with jobs (deliverOne): none else waiting, no claim until a wake-up.
+    if (!upload.moreWaiting && seen === wakeups) maybe.uploads = false;
     processingByTeam.set(upload.teamId, (processingByTeam.get(upload.teamId) ?? 0) + 1);
     try {
       await processClaimed(upload);
@@ -89,8 +91,10 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       if (left > 0) processingByTeam.set(upload.teamId, left);
       else processingByTeam.delete(upload.teamId);
       // Its team may have a slot again: an upload the claim passed over may be next.
-      wakeups++;
-      maybe.uploads = true;
+      if (upload.moreWaiting) {
+        wakeups++;
+        maybe.uploads = true;
+      }
     }
     return true;
   }
@@ -140,6 +144,10 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
       if (seen === wakeups) maybe.jobs = false;
       return false;
     }
+    // Nothing else due: the next claim waits for a wake-up (a processed upload, a retry, the poll
+    // timer) instead of every lane ending with a claim that finds nothing, which cost about as
+    // much as one that finds a job (bench/README.md "Lean").
+    if (!job.moreDue && seen === wakeups) maybe.jobs = false;
     const started = Date.now();
     let tryStarted = started;
     const heartbeat = setInterval(
@@ -193,9 +201,11 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
     } finally {
       clearInterval(heartbeat);
       // Its server has a free connection again, and its project one running job less: a job
-      // that claimJob passed over just now may be next.
-      wakeups++;
-      maybe.jobs = true;
+      // that claimJob passed over just now may be next (none was when none else was due).
+      if (job.moreDue) {
+        wakeups++;
+        maybe.jobs = true;
+      }
     }
     return true;
   }
@@ -289,11 +299,19 @@ export function startPipelineWorker(ctx: AppContext, options: WorkerOptions) {
   }
 
   // New work arrives through wake(); the timer finds retries that became due and expired leases.
-  const wake = () => {
+  const wake = (what?: 'uploads') => {
+    if (what === 'uploads') {
+      // A new upload's jobs are due only once it is processed (processClaimed pumps then): no
+      // delivery claim that could only find nothing (bench/README.md "Lean").
+      wakeups++;
+      maybe.uploads = true;
+      pump(lanes.process);
+      return;
+    }
     expectWork();
     pumpAll();
   };
-  const timer = setInterval(wake, options.pollMs ?? 1000);
+  const timer = setInterval(() => wake(), options.pollMs ?? 1000);
   const retention = setInterval(
     () => void purgeExpired().catch((err) => ctx.log.error({ err }, 'retention failed')),
     3600_000,

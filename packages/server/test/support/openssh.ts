@@ -30,6 +30,8 @@ export interface OpenSshd {
   password: string;
   /** The folder SFTP sessions start in (absolute, also as the client sees it). */
   root: string;
+  /** The listener's process id (sessions are its descendants). */
+  pid: number | undefined;
   /** sshd's log so far (-e: to stderr). */
   output(): string;
   /** Kills the session processes (every open connection drops; the listener stays). */
@@ -107,6 +109,7 @@ export async function startOpenSshd(
     username: user,
     password,
     root,
+    pid: child.pid,
     output: () => log,
     dropConnections() {
       const children = (pid: number): number[] => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import type { CommandHandlers } from '../../src/commands/registry.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { Db } from '../../src/db/kysely.ts';
 import type { ProcessingStep } from '../../src/pipeline/processing.ts';
 import { type Role, type Running, startPhotoRelay } from '../../src/runtime.ts';
 import { TestClient } from './client.ts';
@@ -34,9 +35,12 @@ export async function startTestServer(
     steps?: readonly ProcessingStep[];
     /** Handlers of the test's own command kinds. */
     commandHandlers?: CommandHandlers;
+    /** Wraps the shared test database, e.g. with a Kysely plugin that watches the queries. */
+    wrapDb?: (db: Db) => Db;
   } = {},
 ): Promise<TestServer> {
-  const db = await sharedDb();
+  const shared = await sharedDb();
+  const db = options.wrapDb ? options.wrapDb(shared) : shared;
   const databaseUrl = await sharedDatabaseUrl();
   const mail = await startMailCatcher();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'photorelay-test-'));
