@@ -130,7 +130,7 @@ after(async () => {
 
 describe('PostgreSQL restarts under the server', { skip: once }, () => {
   test('an idle server survives a restart and answers again', async () => {
-    assert.deepEqual(await health(), { status: 200, body: { status: 'ok', database: 'ok' } });
+    assert.deepEqual(await health(), { status: 200, body: { status: 'ok', database: 'ok', disk: 'ok' } });
     await cluster.restart();
     await sleep(1500);
     assert.ok(server.running, `the server exited:\n${server.output()}`);
