@@ -4,7 +4,7 @@
 // each on its own server with the same data, in turns (old, new, old, new, …) so a busy moment of
 // the machine hits both alike.
 //
-//   npx tsx bench/screens/run.ts [--runs 5] [--base REF] [--waterfall] [--only dashboard,metadata]
+//   npx tsx bench/screens/run.ts [--runs 5] [--base REF] [--waterfall] [--only dashboard,metadata] [--latency-ms 40]
 //
 // Per build one team: three projects, the match's project with three FTP destinations (one
 // refusing: its deliveries wait for a retry), the IPTC 2025.1 reference XMP as its template, 30
@@ -40,9 +40,26 @@ const { values: opts } = parseArgs({
     waterfall: { type: 'boolean', default: false },
     // Only these cold screens (names containing one of the comma-separated words), no tab switches.
     only: { type: 'string' },
+    // A network's round trip added to every request (Chromium's emulation, in ms): on loopback a
+    // request costs nothing, so requests made one after another only show their cost with it.
+    'latency-ms': { type: 'string', default: '0' },
   },
 });
 const runs = Number(opts.runs);
+const latencyMs = Number(opts['latency-ms']);
+
+/** Every request of the page waits `latencyMs` more (the visit's network, not the machine). */
+async function emulateNetwork(page: Page) {
+  if (latencyMs <= 0) return;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: latencyMs,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+}
 const sharedData = path.resolve(repoRoot, '../shared/data');
 const testImage = path.join(sharedData, 'images/IPTC-PhotometadataRef-Std2025.1.jpg');
 const referenceXmp = path.join(sharedData, 'xmp/IPTC-PhotometadataRef-Std2025.1.extracted.xmp');
@@ -304,6 +321,7 @@ async function coldVisit(browser: Browser, base: string, seeded: Seeded, screen:
   try {
     const page = await context.newPage();
     await page.addInitScript(`${watchScript}; window.__watch(${JSON.stringify(screen.selector)});`);
+    await emulateNetwork(page);
     await page.goto(screen.url(seeded));
     const ms = await shown(page, 'navigation');
     if (waterfall) {
@@ -338,6 +356,7 @@ async function switches(browser: Browser, base: string, seeded: Seeded) {
   try {
     const page = await context.newPage();
     await page.addInitScript(`${watchScript}; window.__watch(${JSON.stringify(tabSelector.overview)});`);
+    await emulateNetwork(page);
     await page.goto(`/project/overview?id=${seeded.projectId}`);
     await shown(page, 'navigation');
     // A user reads the page before the first switch; the other tabs' code loads meanwhile.
@@ -405,7 +424,7 @@ try {
   }
 
   console.log(
-    `\nChromium ${browser.version()}, ${runs} runs, load average ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`,
+    `\nChromium ${browser.version()}, ${runs} runs, ${latencyMs} ms latency added per request, load average ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`,
   );
   const [oldLabel, newLabel] = builds.map((b) => b.label);
   console.log(`median / p90 ms${' '.repeat(28)}${newLabel!.padEnd(16)}${oldLabel}`);

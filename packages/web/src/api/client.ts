@@ -1,6 +1,5 @@
 // Typed fetch client for the PhotoRelay API (spec §7). Every error answer is a 4xx/5xx with
 // `{ error: code, message? }`; any answer carrying an `error` field counts as an error.
-import type { Early } from '../boot/early.ts';
 
 /** Anything with a zod-like `parse`; lets callers validate answers with the contract schemas. */
 export type Schema<T> = { parse: (data: unknown) => T };
@@ -45,8 +44,8 @@ export async function apiRequest<T>(
   const hasBody = method !== 'GET';
   let response: Response;
   let text: string;
-  const send = () =>
-    fetch(`/api/${path}`, {
+  try {
+    response = await fetch(`/api/${path}`, {
       method,
       credentials: 'same-origin',
       headers: hasBody
@@ -56,15 +55,6 @@ export async function apiRequest<T>(
       body: hasBody ? JSON.stringify(options.body ?? {}) : undefined,
       signal: options.signal,
     });
-  try {
-    // The same request made by the early script before the app started (boot/early.ts), if any:
-    // its answer, else (it failed) a request of our own.
-    const early = (globalThis as { photorelayEarly?: Early }).photorelayEarly?.take(
-      method,
-      path,
-      options.body,
-    );
-    response = await (early ? early.catch(send) : send());
     text = await response.text();
   } catch (error) {
     if (options.signal?.aborted) throw error;

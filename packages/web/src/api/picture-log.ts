@@ -44,9 +44,7 @@ export const picturesQueryOptions = (
     queryKey: pictureLogKeys.page(teamUuid, filter, pageSize, pageIndex),
     queryFn: ({ signal }) => fetchPictures(teamUuid, filter, pageSize, pageIndex, signal),
     placeholderData: keepPreviousData,
-    // Live: asked for every second anyway; an answer from the last second (the one asked for before
-    // the log showed, issue 28 item 8) is not asked for again as the log shows.
-    staleTime: liveRefreshMs,
+    staleTime: 0,
     // Live like the job log was (issue 16): one indexed page, a count and the failing destinations.
     refetchInterval: liveRefreshMs,
   });

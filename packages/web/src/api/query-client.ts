@@ -1,5 +1,4 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import type { Early } from '../boot/early.ts';
 import { NetworkError } from './client.ts';
 
 /**
@@ -32,8 +31,6 @@ export function createQueryClient(reportError: (error: Error) => void): QueryCli
   return new QueryClient({
     queryCache: new QueryCache({ onError: (error, query) => report(error, query.meta) }),
     mutationCache: new MutationCache({
-      // An answer the early script asked for before a change is not taken after it (boot/early.ts).
-      onMutate: () => (globalThis as { photorelayEarly?: Early }).photorelayEarly?.clear(),
       onError: (error, _vars, _ctx, mutation) => report(error, mutation.meta),
     }),
     defaultOptions: {
