@@ -10,8 +10,9 @@ import { useTranslation } from 'react-i18next';
 import type { Booking, CalendarEntry } from '../../api/calendar.ts';
 import { useTeamFlags } from '../../api/calendar-flags.ts';
 import { StatusPanel } from '../../ui/page.tsx';
+import { BookingLegend } from './booking-legend.tsx';
 import { BookingMenu, type OpenBooking } from './booking-menu.tsx';
-import { bookingWords, chipColors, chipLegend } from './booking-rules.ts';
+import { bookingWords } from './booking-rules.ts';
 import { dayKeyToText } from './calendar-time.ts';
 import { EntryRow, type RowAction, type RowLabels } from './entry-row.tsx';
 import { FlagListDialog } from './flag-list-dialog.tsx';
@@ -370,39 +371,5 @@ export function EntriesTable({
       )}
       {flagList && <FlagListDialog teamUuid={teamUuid} onClose={() => setFlagList(false)} />}
     </RowTooltip>
-  );
-}
-
-/** What the chip colours mean (spec §4 colours, issue 27 item 4: never colour alone). */
-function BookingLegend() {
-  const { t } = useTranslation('calendar');
-  return (
-    <Box
-      component="ul"
-      aria-label={t('legend.title')}
-      data-testid="booking-legend"
-      sx={{
-        display: 'flex',
-        flexWrap: 'wrap',
-        gap: 1.5,
-        listStyle: 'none',
-        m: 0,
-        px: 2,
-        py: 1.5,
-        typography: 'caption',
-        color: 'text.secondary',
-      }}
-    >
-      {chipLegend.map(({ tone, label }) => (
-        <Box component="li" key={tone} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
-          <Box
-            component="span"
-            aria-hidden
-            sx={{ width: 14, height: 14, borderRadius: '50%', bgcolor: chipColors[tone].bg, flex: 'none' }}
-          />
-          {t(label)}
-        </Box>
-      ))}
-    </Box>
   );
 }
