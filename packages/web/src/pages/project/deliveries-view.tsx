@@ -13,7 +13,6 @@ import {
   LinearProgress,
   Stack,
   TableCell,
-  TablePagination,
   TableRow,
   Tooltip,
   Typography,
@@ -29,10 +28,10 @@ import {
   formatCompactDateTime,
   formatDateTime,
   formatDuration,
-  formatNumber,
   formatSize,
   formatSpeed,
 } from '../../ui/format.ts';
+import { LogPager } from '../../ui/log-pager.tsx';
 import { StatusPanel } from '../../ui/page.tsx';
 import { PictureDialog } from '../../ui/picture-dialog.tsx';
 import { PictureThumb } from '../../ui/picture-thumb.tsx';
@@ -351,25 +350,16 @@ export function DeliveriesView({
         )}
       />
       {!page.isPending && count > 0 && (
-        <TablePagination
-          component="div"
+        <LogPager
           count={count}
-          page={Math.min(pageIndex, Math.max(0, Math.ceil(count / pageSize) - 1))}
-          onPageChange={(_event, next) => setPageIndex(next)}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={pageSizes}
-          onRowsPerPageChange={(event) => {
-            setPageSize(Number(event.target.value));
-            setPageIndex(0);
-          }}
-          labelRowsPerPage={t('rowsPerPage')}
-          labelDisplayedRows={({ from, to, count: total }) =>
-            t('displayedRows', {
-              from: formatNumber(from, language),
-              to: formatNumber(to, language),
-              count: formatNumber(total, language),
-            })
-          }
+          pageIndex={pageIndex}
+          pageSize={pageSize}
+          pageSizes={pageSizes}
+          onPageIndex={setPageIndex}
+          onPageSize={setPageSize}
+          language={language}
+          rowsPerPageLabel={t('rowsPerPage')}
+          displayedRows={(numbers) => t('displayedRows', numbers)}
         />
       )}
       <PictureDialog

@@ -12,7 +12,6 @@ import {
   LinearProgress,
   MenuItem,
   Stack,
-  TablePagination,
   TextField,
   Typography,
 } from '@mui/material';
@@ -30,6 +29,7 @@ import {
 import type { Project } from '../../api/projects.ts';
 import { DestinationProblems } from '../../ui/destination-problems.tsx';
 import { formatNumber } from '../../ui/format.ts';
+import { LogPager } from '../../ui/log-pager.tsx';
 import { StatusPanel } from '../../ui/page.tsx';
 import { PictureDialog } from '../../ui/picture-dialog.tsx';
 import { PictureLogRow } from '../../ui/picture-log-row.tsx';
@@ -313,26 +313,21 @@ export function PictureLog({
         </Box>
       )}
       {!page.isPending && count > 0 && (
-        <TablePagination
-          component="div"
+        <LogPager
           count={pagerCount}
-          page={Math.min(pageIndex, Math.max(0, Math.ceil(pagerCount / pageSize) - 1))}
-          onPageChange={(_event, next) => setPageIndex(next)}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={pageSizes}
-          onRowsPerPageChange={(event) => {
-            setPageSize(Number(event.target.value));
-            setPageIndex(0);
-          }}
-          labelRowsPerPage={t('rowsPerPage')}
-          labelDisplayedRows={({ from: first, to: last }) =>
+          pageIndex={pageIndex}
+          pageSize={pageSize}
+          pageSizes={pageSizes}
+          onPageIndex={setPageIndex}
+          onPageSize={setPageSize}
+          language={language}
+          rowsPerPageLabel={t('rowsPerPage')}
+          displayedRows={(numbers) =>
             t(page.data?.countCapped ? 'displayedRowsMore' : 'displayedRows', {
-              from: formatNumber(first, language),
-              to: formatNumber(last, language),
+              ...numbers,
               count: formatNumber(count, language),
             })
           }
-          sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', pl: { xs: 1, sm: 2 } } }}
         />
       )}
       <PictureDialog
