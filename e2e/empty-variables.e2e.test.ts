@@ -11,18 +11,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { seriousA11yProblems } from './support/a11y.ts';
-import {
-  type Account,
-  currentTeamOf,
-  jsonHeaders,
-  newAccount,
-  registerVerified,
-  signIn,
-} from './support/accounts.ts';
+import { type Account, newAccount, registerVerified, signIn } from './support/accounts.ts';
 import { launchBrowser, newContext, watchProblems } from './support/browser.ts';
 import { ftpUpload } from './support/ftp-upload.ts';
 import { settledScreenshot } from './support/screens.ts';
 import { startServerWithIngest, type TestServer } from './support/server.ts';
+import { newProject, rootFolderId, teamApi } from './support/team-api.ts';
 
 const imagesDir = path.resolve(import.meta.dirname, '../../shared/data/images');
 
@@ -73,29 +67,15 @@ describe('variables that can be empty', () => {
     problems = watchProblems(page);
     await registerVerified(server, page.request, account);
     await signIn(page, account);
-    const team = await currentTeamOf(page);
-    const tree = await (await page.request.get(`${server.url}/api/${team}/folders`)).json();
-    const root = (tree.folders as Array<{ id: number; type: string; isRoot: boolean }>).find(
-      (node) => node.isRoot && node.type === 'projects',
-    );
-    assert.ok(root, 'the team has a projects root');
-    const created = await page.request.post(`${server.url}/api/${team}/project`, {
-      headers: jsonHeaders(server),
-      data: { name: 'Match day', parentFolderId: root.id },
-    });
-    assert.ok(created.ok(), await created.text());
-    projectId = (await created.json()).projectId;
-    const project = await (await page.request.get(`${server.url}/api/${team}/project/${projectId}`)).json();
-    ftpAccount = project.project.ftpAccounts[0];
+    const api = await teamApi(page, server);
+    const created = await newProject(api, 'Match day', await rootFolderId(api, 'projects'));
+    projectId = created.id;
+    ftpAccount = created.account;
     const photographers = Buffer.from(JSON.stringify({ '4021234': 'Jane Doe' }));
-    const file = await page.request.post(`${server.url}/api/${team}/file`, {
-      headers: jsonHeaders(server),
-      data: {
-        name: 'photographers.json',
-        content: `data:application/json;base64,${photographers.toString('base64')}`,
-      },
+    await api.post('file', {
+      name: 'photographers.json',
+      content: `data:application/json;base64,${photographers.toString('base64')}`,
     });
-    assert.ok(file.ok(), await file.text());
   });
 
   after(async () => {
