@@ -72,9 +72,10 @@ export async function sendFollowUps(
   const link = `${ctx.config.publicUrl}/calendar`;
   const method = kind === 'changed' ? 'REQUEST' : 'CANCEL';
   const described = describeEntry(event.entry, event.zone);
+  const vevent = icsEvent(ctx, event.entry, event.zone, event.sequence, link);
   for (const recipient of recipients) {
     const ics = invitationIcs(
-      icsEvent(ctx, event.entry, event.zone, event.sequence, link),
+      vevent,
       {
         organizer: { name: team, address: organizerAddress(ctx, recipient.invitationId) },
         attendee: { name: recipient.fullname, address: recipient.email },
